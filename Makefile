@@ -1,0 +1,38 @@
+# bloomfilter: Bloom, counting Bloom, cuckoo and stable Bloom filters for PostgreSQL
+EXTENSION = bloomfilter
+EXTVERSION = 1.0
+MODULE_big = bloomfilter
+
+# Every .c file in src/ is part of the module; every src/sql/*.sql piece,
+# in name order, makes up the install script.
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
+SQL_PIECES = $(sort $(wildcard src/sql/*.sql))
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+
+# pg_regress: every sql/*.sql, in name order
+REGRESS = $(basename $(notdir $(sort $(wildcard sql/*.sql))))
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+PG_CFLAGS = -std=gnu99 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-missing-field-initializers -Isrc
+SHLIB_LINK = -lm
+EXTRA_CLEAN = $(DATA_built) tmp_check results regression.diffs regression.out
+
+# no LLVM bitcode: the build needs only gcc
+with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(DATA_built): $(SQL_PIECES)
+	cat $(SQL_PIECES) > $@
+
+# ---- the two commands of the README ----
+.PHONY: test demo
+test:
+	bash tools/run-tests.sh
+
+demo:
+	bash tools/run-demo.sh

@@ -1,0 +1,152 @@
+/*
+ * bfcore.h
+ *		Plain-C core shared by every filter type: the common value header,
+ *		element hashing, index derivation and error reporting.
+ *
+ * Nothing in the core files (bfcore, bloom, keyset, ...) or the structure files (bloom.c, keyset.c, ...)
+ * includes PostgreSQL headers, so the maths can be unit-tested, fuzzed and
+ * benchmarked as ordinary C.  The SQL layer (pg_*.c, *_type.c) is thin glue.
+ *
+ * Every filter value is a PostgreSQL varlena whose bytes are laid out as
+ * below, little-endian, 8-byte aligned fields:
+ *
+ *	offset	size	field
+ *	0		4		vl_len_		varlena length word, owned by PostgreSQL
+ *	4		1		kind		BF_KIND_* (which type these bytes are)
+ *	5		1		version		format version (BF_FORMAT_VERSION)
+ *	6		1		hash_id		element hash (BF_HASH_XXH3_64)
+ *	7		1		flags		type specific, 0 unless the type says otherwise
+ *	8		8		seed		XXH3 seed every element of this value is hashed with
+ *	16		8		reserved	must be zero
+ *	24		...		type-specific header, then the type's payload
+ *
+ * Each type documents the rest of its layout in its own header file.
+ */
+#ifndef BFCORE_H
+#define BFCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BF_FORMAT_VERSION	1
+#define BF_HASH_XXH3_64		1
+#define BF_DEFAULT_SEED		UINT64_C(0)
+
+/* Largest value we will build: PostgreSQL's varlena limit is 1 GB. */
+#define BF_MAX_VALUE_BYTES	((uint64_t) 0x3FFFFFFF - 64)
+
+typedef enum BfKind
+{
+	BF_KIND_BLOOM = 1,
+	BF_KIND_COUNTING = 2,
+	BF_KIND_CUCKOO = 3,
+	BF_KIND_STABLE = 4,
+	BF_KIND_KEYSET = 5
+} BfKind;
+
+typedef struct BfHeader
+{
+	uint32_t	vl_len_;		/* varlena length word: do not touch */
+	uint8_t		kind;
+	uint8_t		version;
+	uint8_t		hash_id;
+	uint8_t		flags;
+	uint64_t	seed;
+	uint64_t	reserved;		/* must be zero */
+} BfHeader;
+
+/* Error buffer used by every checker: a message in PostgreSQL style. */
+#define BF_ERRLEN 256
+
+/*
+ * Result of a checker: BF_OK, or the kind of problem.  The SQL layer maps
+ * BF_ERR_CORRUPT to the input SQLSTATE of the path the bytes came in by.
+ */
+typedef enum BfStatus
+{
+	BF_OK = 0,
+	BF_ERR_CORRUPT,				/* malformed bytes */
+	BF_ERR_PARAM,				/* bad capacity / fpr / layout / ... */
+	BF_ERR_TOO_LARGE,			/* would not fit in one value */
+	BF_ERR_FULL,				/* non-scalable filter at capacity */
+	BF_ERR_INCOMPATIBLE			/* two values that cannot be combined */
+} BfStatus;
+
+extern BfStatus bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+/* Header checks shared by every type's validator. */
+extern BfStatus bf_check_header(const void *data, size_t len, size_t min_len,
+								BfKind kind, const char *type_name,
+								char *errbuf);
+extern BfStatus bf_check_params(int64_t capacity, double fpr, char *errbuf);
+extern void bf_init_header(void *data, BfKind kind, uint64_t seed);
+
+/* ---- element hashing: the one place a key becomes bits ---- */
+extern uint64_t bf_hash_bytes(const void *data, size_t len, uint64_t seed);
+extern uint64_t bf_hash_int64(int64_t value, uint64_t seed);
+extern uint64_t bf_hash_uuid(const uint8_t bytes[16], uint64_t seed);
+
+/*
+ * A second, independent-looking 64-bit value derived from the element hash
+ * (the murmur3 finalizer, a bijection).  Probe positions that need more
+ * than one hash (double hashing) take h and bf_remix(h), so each element is
+ * still hashed exactly once.
+ */
+static inline uint64_t
+bf_remix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64_C(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return h;
+}
+
+/* Map a uniform 64-bit value onto [0, n) without division (Lemire). */
+static inline uint64_t
+bf_range64(uint64_t x, uint64_t n)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t) (((unsigned __int128) x * n) >> 64);
+#else
+	uint64_t	xl = x & 0xffffffff,
+				xh = x >> 32,
+				nl = n & 0xffffffff,
+				nh = n >> 32;
+	uint64_t	ll = xl * nl,
+				lh = xl * nh,
+				hl = xh * nl,
+				hh = xh * nh;
+	uint64_t	mid = (ll >> 32) + (lh & 0xffffffff) + (hl & 0xffffffff);
+
+	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+static inline uint32_t
+bf_range32(uint32_t x, uint32_t n)
+{
+	return (uint32_t) (((uint64_t) x * n) >> 32);
+}
+
+static inline uint64_t
+bf_align64(uint64_t x)
+{
+	return (x + 63) & ~(uint64_t) 63;
+}
+
+extern int	bf_popcount64(uint64_t x);
+extern uint64_t bf_popcount_bytes(const uint8_t *p, size_t len);
+
+/* ---- text encoding of values (base64, RFC 4648, no line breaks) ---- */
+extern size_t bf_base64_encoded_len(size_t len);
+extern void bf_base64_encode(const uint8_t *src, size_t len, char *dst);
+/* Returns decoded length, or (size_t) -1 if src is not strict base64. */
+extern size_t bf_base64_decoded_maxlen(size_t len);
+extern size_t bf_base64_decode(const char *src, size_t len, uint8_t *dst);
+
+#endif							/* BFCORE_H */

@@ -1,0 +1,721 @@
+/*
+ * bloom.c
+ *		Bloom filter maths, no fmgr.  See bloom.h for the value layout.
+ */
+#include "bloom.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/*
+ * Stages are sized so the model rate at capacity is at most this fraction
+ * of the target: the model treats probe positions as independent, which
+ * double hashing only approximates, so keep a little headroom.
+ */
+#define BLOOM_SIZING_MARGIN 0.95
+
+int
+bloom_parse_layout(const char *name)
+{
+	if (strcmp(name, "blocked") == 0)
+		return BLOOM_LAYOUT_BLOCKED;
+	if (strcmp(name, "standard") == 0)
+		return BLOOM_LAYOUT_STANDARD;
+	return -1;
+}
+
+const char *
+bloom_layout_name(int layout)
+{
+	return layout == BLOOM_LAYOUT_BLOCKED ? "blocked" : "standard";
+}
+
+/* fraction of bits set after n elements of k positions each, uniform */
+static double
+expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
+{
+	return -expm1((double) k * (double) n * log1p(-1.0 / (double) nbits));
+}
+
+double
+bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
+{
+	double		lambda,
+				sum = 0.0,
+				lq,
+				sd;
+	uint64_t	nblocks,
+				lo,
+				hi;
+
+	if (n == 0)
+		return 0.0;
+	if (layout == BLOOM_LAYOUT_STANDARD)
+		return pow(expected_fill(n, nbits, k), (double) k);
+
+	/*
+	 * Blocked: a block's load is Poisson(n / nblocks); a key probes one
+	 * block, so the rate is the mean over loads of that block's rate.
+	 */
+	nblocks = nbits / BLOOM_BLOCK_BITS;
+	lambda = (double) n / (double) nblocks;
+	lq = log1p(-1.0 / BLOOM_BLOCK_BITS);
+	sd = sqrt(lambda);
+	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
+	hi = (uint64_t) (lambda + 12 * sd + 24);
+	for (uint64_t j = lo; j <= hi; j++)
+	{
+		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
+		double		fill = -expm1((double) k * (double) j * lq);
+
+		sum += p * pow(fill, (double) k);
+	}
+	return sum;
+}
+
+/* best k for a given size: the model rate is unimodal in k */
+static double
+best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
+{
+	double		ideal = (double) nbits / (double) n * M_LN2;
+	uint32_t	kmin,
+				kmax;
+	double		best = 2.0;
+
+	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
+	kmax = (uint32_t) (ideal + 3);
+	if (kmax > BLOOM_MAX_HASHES)
+		kmax = BLOOM_MAX_HASHES;
+	if (kmin > kmax)
+		kmin = kmax;
+	*best_k = kmin;
+	for (uint32_t k = kmin; k <= kmax; k++)
+	{
+		double		r = bloom_model_fpr(layout, n, nbits, k);
+
+		if (r < best)
+		{
+			best = r;
+			*best_k = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * Smallest stage that keeps the model rate at capacity under the target:
+ * binary search over whole units (a 64-bit word or a 512-bit block).
+ */
+BfStatus
+bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
+			   char *errbuf)
+{
+	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
+	uint64_t	max_units = (BF_MAX_VALUE_BYTES * 8) / unit;
+	double		target = fpr * BLOOM_SIZING_MARGIN;
+	double		ideal_bits = -(double) capacity * log(target) / (M_LN2 * M_LN2);
+	uint64_t	lo,
+				hi;
+	uint32_t	k;
+
+	/* the smallest size that could possibly work, and one that surely does */
+	lo = (uint64_t) (ideal_bits * 0.9 / (double) unit);
+	if (lo < 1)
+		lo = 1;
+	if (lo > max_units)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+	hi = lo;
+	while (best_rate(layout, capacity, hi * unit, &k) > target)
+	{
+		if (hi >= max_units)
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+		lo = hi;
+		hi = hi * 2 > max_units ? max_units : hi * 2;
+	}
+	/* invariant: hi works; lo does not (or lo == hi) */
+	while (lo + 1 < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (best_rate(layout, capacity, mid * unit, &k) <= target)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	if (lo != hi && best_rate(layout, capacity, lo * unit, &k) <= target)
+		hi = lo;
+	g->nbits = hi * unit;
+	(void) best_rate(layout, capacity, g->nbits, &k);
+	g->nhashes = k;
+
+	/*
+	 * The stage is full when its fill reaches what it would be holding the
+	 * most elements that keep the model rate within fpr (not fpr * margin):
+	 * a little past capacity, so a filter fed exactly its capacity does not
+	 * grow a stage by chance, and never past its rate.
+	 */
+	{
+		uint64_t	nlo = capacity,
+					nhi = capacity * 2 + 2;
+
+		while (nlo + 1 < nhi)
+		{
+			uint64_t	mid = nlo + (nhi - nlo) / 2;
+
+			if (bloom_model_fpr(layout, mid, g->nbits, k) <= fpr)
+				nlo = mid;
+			else
+				nhi = mid;
+		}
+		g->fill_limit = (uint64_t) floor(expected_fill(nlo, g->nbits, k) * (double) g->nbits);
+	}
+	if (g->fill_limit < 1)
+		g->fill_limit = 1;
+	return BF_OK;
+}
+
+static size_t
+header_size(int nstages)
+{
+	return bf_align64(sizeof(BloomFilter) + (size_t) nstages * sizeof(BloomStage));
+}
+
+static double
+stage_fpr(double fpr, bool scalable, int i)
+{
+	return scalable ? ldexp(fpr * (1.0 - BLOOM_TIGHTENING), -i) : fpr;
+}
+
+static bool
+stage_capacity(uint64_t capacity, int i, uint64_t *out)
+{
+	if (i >= 63 || capacity > (UINT64_MAX >> i))
+		return false;
+	*out = capacity << i;
+	return true;
+}
+
+BfStatus
+bloom_new_size(uint64_t capacity, double fpr, int layout, bool scalable,
+			   size_t *size, char *errbuf)
+{
+	BloomGeometry g;
+	BfStatus	st;
+
+	st = bloom_geometry(layout, capacity, stage_fpr(fpr, scalable, 0), &g, errbuf);
+	if (st != BF_OK)
+		return st;
+	if (header_size(1) + g.nbits / 8 > BF_MAX_VALUE_BYTES)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+	*size = header_size(1) + g.nbits / 8;
+	return BF_OK;
+}
+
+static void
+fill_stage(BloomStage *s, uint64_t offset, uint64_t capacity, double fpr,
+		   const BloomGeometry *g)
+{
+	s->offset = offset;
+	s->nbits = g->nbits;
+	s->capacity = capacity;
+	s->fill_limit = g->fill_limit;
+	s->bits_set = 0;
+	s->fpr = fpr;
+	s->nhashes = g->nhashes;
+	s->reserved = 0;
+}
+
+void
+bloom_init(void *buf, size_t size, uint64_t capacity, double fpr, int layout,
+		   bool scalable, uint64_t seed)
+{
+	BloomFilter *f = (BloomFilter *) buf;
+	BloomGeometry g;
+	double		r0 = stage_fpr(fpr, scalable, 0);
+
+	/* the caller sized buf with bloom_new_size, so this cannot fail */
+	(void) bloom_geometry(layout, capacity, r0, &g, NULL);
+	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_init_header(buf, BF_KIND_BLOOM, seed);
+	f->layout = (uint8_t) layout;
+	f->scalable = scalable ? 1 : 0;
+	f->nstages = 1;
+	f->reserved = 0;
+	f->fpr = fpr;
+	f->capacity = capacity;
+	fill_stage(&f->stages[0], header_size(1), capacity, r0, &g);
+}
+
+size_t
+bloom_size(const BloomFilter *f)
+{
+	const BloomStage *last = &f->stages[f->nstages - 1];
+
+	return (size_t) (last->offset + last->nbits / 8);
+}
+
+BfStatus
+bloom_grown_size(const BloomFilter *f, size_t *size, char *errbuf)
+{
+	int			n = f->nstages;
+	uint64_t	cap;
+	BloomGeometry g;
+	uint64_t	total;
+	BfStatus	st;
+
+	if (n >= BLOOM_MAX_STAGES || !stage_capacity(f->capacity, n, &cap))
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "scalable filter cannot grow past %d stages", n);
+	st = bloom_geometry(f->layout, cap, stage_fpr(f->fpr, true, n), &g, errbuf);
+	if (st != BF_OK)
+		return st;
+	total = header_size(n + 1);
+	for (int i = 0; i < n; i++)
+		total += bf_align64(f->stages[i].nbits / 8);
+	total += g.nbits / 8;
+	if (total > BF_MAX_VALUE_BYTES)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "scalable filter would grow past the 1 GB value limit (stage %d of %llu elements)",
+					   n + 1, (unsigned long long) cap);
+	*size = (size_t) total;
+	return BF_OK;
+}
+
+void
+bloom_grow_into(const BloomFilter *f, void *buf, size_t size)
+{
+	BloomFilter *nf = (BloomFilter *) buf;
+	int			n = f->nstages;
+	uint64_t	off = header_size(n + 1);
+	uint64_t	cap = 0;
+	BloomGeometry g;
+	double		r = stage_fpr(f->fpr, true, n);
+
+	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	memcpy((char *) buf + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
+		   sizeof(BloomFilter) - sizeof(uint32_t));
+	for (int i = 0; i < n; i++)
+	{
+		nf->stages[i] = f->stages[i];
+		nf->stages[i].offset = off;
+		memcpy((char *) buf + off, bloom_stage_bits_const(f, i), f->stages[i].nbits / 8);
+		off += bf_align64(f->stages[i].nbits / 8);
+	}
+	(void) stage_capacity(f->capacity, n, &cap);
+	(void) bloom_geometry(f->layout, cap, r, &g, NULL);
+	fill_stage(&nf->stages[n], off, cap, r, &g);
+	nf->nstages = (uint16_t) (n + 1);
+}
+
+/* ---- probing ---- */
+
+static inline bool
+stage_contains(const BloomFilter *f, int i, uint64_t h)
+{
+	const BloomStage *s = &f->stages[i];
+	const uint8_t *bits = bloom_stage_bits_const(f, i);
+	uint32_t	k = s->nhashes;
+
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+	{
+		uint32_t	block = bf_range32((uint32_t) (h >> 32),
+									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
+		const uint64_t *w = (const uint64_t *) (bits + (uint64_t) block * 64);
+		uint32_t	a = (uint32_t) h;
+		uint32_t	b = (uint32_t) bf_remix(h) | 1;
+
+		for (uint32_t j = 0; j < k; j++, a += b)
+		{
+			uint32_t	bit = a >> 23;
+
+			if (!(w[bit >> 6] & (UINT64_C(1) << (bit & 63))))
+				return false;
+		}
+		return true;
+	}
+	else
+	{
+		const uint64_t *w = (const uint64_t *) bits;
+		uint64_t	x = h;
+		uint64_t	step = bf_remix(h) | 1;
+
+		for (uint32_t j = 0; j < k; j++, x += step)
+		{
+			uint64_t	pos = bf_range64(x, s->nbits);
+
+			if (!(w[pos >> 6] & (UINT64_C(1) << (pos & 63))))
+				return false;
+		}
+		return true;
+	}
+}
+
+/* set x's bits in stage i; returns how many were newly set */
+static inline uint32_t
+stage_insert(BloomFilter *f, int i, uint64_t h)
+{
+	BloomStage *s = &f->stages[i];
+	uint8_t    *bits = bloom_stage_bits(f, i);
+	uint32_t	k = s->nhashes;
+	uint32_t	added = 0;
+
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+	{
+		uint32_t	block = bf_range32((uint32_t) (h >> 32),
+									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
+		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
+		uint32_t	a = (uint32_t) h;
+		uint32_t	b = (uint32_t) bf_remix(h) | 1;
+
+		for (uint32_t j = 0; j < k; j++, a += b)
+		{
+			uint32_t	bit = a >> 23;
+			uint64_t	m = UINT64_C(1) << (bit & 63);
+
+			added += (w[bit >> 6] & m) == 0;
+			w[bit >> 6] |= m;
+		}
+	}
+	else
+	{
+		uint64_t   *w = (uint64_t *) bits;
+		uint64_t	x = h;
+		uint64_t	step = bf_remix(h) | 1;
+
+		for (uint32_t j = 0; j < k; j++, x += step)
+		{
+			uint64_t	pos = bf_range64(x, s->nbits);
+			uint64_t	m = UINT64_C(1) << (pos & 63);
+
+			added += (w[pos >> 6] & m) == 0;
+			w[pos >> 6] |= m;
+		}
+	}
+	s->bits_set += added;
+	return added;
+}
+
+bool
+bloom_contains_hash(const BloomFilter *f, uint64_t h)
+{
+	for (int i = 0; i < f->nstages; i++)
+		if (stage_contains(f, i, h))
+			return true;
+	return false;
+}
+
+/*
+ * Add one element.  Earlier stages are sealed: an element they already
+ * report is not added again, so duplicates never fill a new stage.
+ */
+BloomAddResult
+bloom_add_hash(BloomFilter *f, uint64_t h)
+{
+	int			last = f->nstages - 1;
+	BloomStage *s = &f->stages[last];
+
+	for (int i = 0; i < last; i++)
+		if (stage_contains(f, i, h))
+			return BLOOM_PRESENT;
+	if (s->bits_set >= s->fill_limit)
+	{
+		if (stage_contains(f, last, h))
+			return BLOOM_PRESENT;
+		return f->scalable ? BLOOM_NEEDS_STAGE : BLOOM_FULL;
+	}
+	return stage_insert(f, last, h) ? BLOOM_ADDED : BLOOM_PRESENT;
+}
+
+/* ---- validation ---- */
+
+BfStatus
+bloom_check(const void *data, size_t len, char *errbuf)
+{
+	const BloomFilter *f = (const BloomFilter *) data;
+	BfStatus	st;
+	uint64_t	off;
+
+	st = bf_check_header(data, len, sizeof(BloomFilter) + sizeof(BloomStage),
+						 BF_KIND_BLOOM, "bloomfilter", errbuf);
+	if (st != BF_OK)
+		return st;
+	if (f->hdr.flags != 0 || f->reserved != 0)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "bloomfilter reserved fields are not zero");
+	if (f->layout != BLOOM_LAYOUT_STANDARD && f->layout != BLOOM_LAYOUT_BLOCKED)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloomfilter layout %u", f->layout);
+	if (f->scalable > 1)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloomfilter scalable flag %u", f->scalable);
+	if (f->nstages < 1 || f->nstages > BLOOM_MAX_STAGES ||
+		(!f->scalable && f->nstages != 1))
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloomfilter stage count %u", f->nstages);
+	if (bf_check_params((f->capacity > (uint64_t) INT64_MAX) ? -1 : (int64_t) f->capacity,
+						   f->fpr, NULL) != BF_OK)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "invalid bloomfilter parameters (capacity %llu, fpr %g)",
+					   (unsigned long long) f->capacity, f->fpr);
+	if (len < header_size(f->nstages))
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "bloomfilter value is too short for %u stages", f->nstages);
+	for (size_t i = sizeof(BloomFilter) + f->nstages * sizeof(BloomStage);
+		 i < header_size(f->nstages); i++)
+		if (((const uint8_t *) data)[i] != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT, "bloomfilter header padding is not zero");
+
+	off = header_size(f->nstages);
+	for (int i = 0; i < f->nstages; i++)
+	{
+		const BloomStage *s = &f->stages[i];
+		uint64_t	unit = f->layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 64;
+		uint64_t	cap;
+		double		model;
+
+		if (off > len)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter value is truncated before stage %d", i);
+		if (s->offset != off)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d starts at byte %llu, expected %llu",
+						   i, (unsigned long long) s->offset, (unsigned long long) off);
+		if (s->nbits == 0 || s->nbits % unit != 0 || s->nbits / 8 > BF_MAX_VALUE_BYTES)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d has an invalid size of %llu bits",
+						   i, (unsigned long long) s->nbits);
+		if (s->nbits / 8 > len - off)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter value is truncated: stage %d needs %llu bytes at %llu, value has %zu",
+						   i, (unsigned long long) (s->nbits / 8),
+						   (unsigned long long) off, len);
+		if (s->nhashes < 1 || s->nhashes > BLOOM_MAX_HASHES || s->reserved != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d has an invalid hash count %u", i, s->nhashes);
+		if (!stage_capacity(f->capacity, f->scalable ? i : 0, &cap) || s->capacity != cap ||
+			s->fpr != stage_fpr(f->fpr, f->scalable, i))
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d parameters do not follow from the filter's", i);
+		if (s->fill_limit < 1 || s->fill_limit > s->nbits)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d has an invalid fill limit", i);
+
+		/*
+		 * The stage must really deliver its rate at its fill limit, or a
+		 * crafted value could claim a target it cannot meet.
+		 */
+		if (s->fill_limit < s->nbits)
+		{
+			/* the element count at which the stage's fill reaches its limit */
+			double		m = (double) s->nbits;
+			double		n_at_limit = -m / (double) s->nhashes * log1p(-(double) s->fill_limit / m);
+
+			model = bloom_model_fpr(f->layout, (uint64_t) ceil(n_at_limit), s->nbits, s->nhashes);
+		}
+		else
+			model = 1.0;
+		if (model > s->fpr * 1.05 ||
+			bloom_model_fpr(f->layout, s->capacity, s->nbits, s->nhashes) > s->fpr)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d is too small for its capacity and rate", i);
+		if (bf_popcount_bytes((const uint8_t *) data + off, s->nbits / 8) != s->bits_set)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d bit count does not match its bits", i);
+		if (i < f->nstages - 1)
+		{
+			off += bf_align64(s->nbits / 8);
+			for (uint64_t p = off - (bf_align64(s->nbits / 8) - s->nbits / 8); p < off && p < len; p++)
+				if (((const uint8_t *) data)[p] != 0)
+					return bf_fail(errbuf, BF_ERR_CORRUPT, "bloomfilter stage padding is not zero");
+		}
+		else
+			off += s->nbits / 8;
+	}
+	if (off != len)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "bloomfilter value has %zu bytes, its stages account for %llu",
+					   len, (unsigned long long) off);
+	return BF_OK;
+}
+
+/* ---- union / intersection ---- */
+
+BfStatus
+bloom_check_compatible(const BloomFilter *a, const BloomFilter *b, bool intersect,
+					   char *errbuf)
+{
+	int			n = a->nstages < b->nstages ? a->nstages : b->nstages;
+
+	if (a->layout != b->layout)
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot combine a %s filter with a %s filter",
+					   bloom_layout_name(a->layout), bloom_layout_name(b->layout));
+	if (a->hdr.seed != b->hdr.seed)
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot combine filters with different hash seeds");
+	if (a->capacity != b->capacity || a->fpr != b->fpr || a->scalable != b->scalable)
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot combine filters of different geometry (capacity %llu, fpr %g%s vs capacity %llu, fpr %g%s)",
+					   (unsigned long long) a->capacity, a->fpr, a->scalable ? "" : ", not scalable",
+					   (unsigned long long) b->capacity, b->fpr, b->scalable ? "" : ", not scalable");
+	for (int i = 0; i < n; i++)
+		if (a->stages[i].nbits != b->stages[i].nbits ||
+			a->stages[i].nhashes != b->stages[i].nhashes ||
+			a->stages[i].fill_limit != b->stages[i].fill_limit)
+			return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+						   "cannot combine filters whose stage %d geometry differs", i);
+	if (intersect && (a->nstages > 1 || b->nstages > 1))
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot intersect filters that have grown past one stage: an element may sit in different stages of each");
+	return BF_OK;
+}
+
+/* dst must have at least as many stages as b */
+BfStatus
+bloom_union_into(BloomFilter *dst, const BloomFilter *b, char *errbuf)
+{
+	for (int i = 0; i < b->nstages; i++)
+	{
+		uint64_t   *d = (uint64_t *) bloom_stage_bits(dst, i);
+		const uint64_t *s = (const uint64_t *) bloom_stage_bits_const(b, i);
+		uint64_t	nwords = dst->stages[i].nbits / 64;
+		uint64_t	set = 0;
+
+		for (uint64_t w = 0; w < nwords; w++)
+		{
+			d[w] |= s[w];
+			set += (uint64_t) bf_popcount64(d[w]);
+		}
+		dst->stages[i].bits_set = set;
+
+		/*
+		 * A serial build stops filling a stage a few bits past its limit;
+		 * more than that means both sides filled it and the union would
+		 * break the rate promise.
+		 */
+		if (set > dst->stages[i].fill_limit + dst->stages[i].nhashes)
+			return bf_fail(errbuf, BF_ERR_FULL,
+						   "union would exceed the false-positive target: stage %d would hold more than its capacity of %llu elements",
+						   i, (unsigned long long) dst->stages[i].capacity);
+	}
+	return BF_OK;
+}
+
+void
+bloom_intersect_into(BloomFilter *dst, const BloomFilter *b)
+{
+	uint64_t   *d = (uint64_t *) bloom_stage_bits(dst, 0);
+	const uint64_t *s = (const uint64_t *) bloom_stage_bits_const(b, 0);
+	uint64_t	nwords = dst->stages[0].nbits / 64;
+	uint64_t	set = 0;
+
+	for (uint64_t w = 0; w < nwords; w++)
+	{
+		d[w] &= s[w];
+		set += (uint64_t) bf_popcount64(d[w]);
+	}
+	dst->stages[0].bits_set = set;
+}
+
+/* ---- estimates ---- */
+
+double
+bloom_estimate_cardinality(const BloomFilter *f)
+{
+	double		n = 0.0;
+
+	for (int i = 0; i < f->nstages; i++)
+	{
+		const BloomStage *s = &f->stages[i];
+		double		m = (double) s->nbits;
+		double		x = (double) s->bits_set;
+
+		if (x >= m)
+			x = m - 0.5;
+		/* Swamidass & Baldi 2007 */
+		n += -m / (double) s->nhashes * log1p(-x / m);
+	}
+	return n;
+}
+
+double
+bloom_estimate_fpr(const BloomFilter *f)
+{
+	double		miss = 1.0;
+
+	for (int i = 0; i < f->nstages; i++)
+	{
+		const BloomStage *s = &f->stages[i];
+		double		rate;
+
+		if (f->layout == BLOOM_LAYOUT_BLOCKED)
+		{
+			const uint64_t *w = (const uint64_t *) bloom_stage_bits_const(f, i);
+			uint64_t	nblocks = s->nbits / BLOOM_BLOCK_BITS;
+			double		sum = 0.0;
+
+			for (uint64_t b = 0; b < nblocks; b++)
+			{
+				int			c = 0;
+
+				for (int j = 0; j < 8; j++)
+					c += bf_popcount64(w[b * 8 + j]);
+				if (c)
+					sum += pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes);
+			}
+			rate = sum / (double) nblocks;
+		}
+		else
+			rate = pow((double) s->bits_set / (double) s->nbits, (double) s->nhashes);
+		miss *= 1.0 - rate;
+	}
+	return 1.0 - miss;
+}
+
+uint64_t
+bloom_total_bits(const BloomFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->nstages; i++)
+		n += f->stages[i].nbits;
+	return n;
+}
+
+uint64_t
+bloom_total_bits_set(const BloomFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->nstages; i++)
+		n += f->stages[i].bits_set;
+	return n;
+}
+
+uint64_t
+bloom_total_capacity(const BloomFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->nstages; i++)
+		n += f->stages[i].capacity;
+	return n;
+}
+
+/* largest capacity whose new filter fits in one value, for error messages */
+uint64_t
+bloom_max_capacity(double fpr, int layout, bool scalable)
+{
+	uint64_t	lo = 1,
+				hi = UINT64_C(1) << 40;
+	size_t		sz;
+
+	if (bloom_new_size(1, fpr, layout, scalable, &sz, NULL) != BF_OK)
+		return 0;
+	while (lo + 1 < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (bloom_new_size(mid, fpr, layout, scalable, &sz, NULL) == BF_OK)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}

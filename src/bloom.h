@@ -1,0 +1,140 @@
+/*
+ * bloom.h
+ *		Bloom filter maths, no fmgr: sizing, create, add, probe, union,
+ *		estimates, and the validator every input path shares.
+ *
+ * Value layout (after the common BfHeader, see bfcore.h):
+ *
+ *	offset	size	field
+ *	24		1		layout		BLOOM_LAYOUT_STANDARD (0) or BLOOM_LAYOUT_BLOCKED (1)
+ *	25		1		scalable	1: add a stage when full; 0: error when full
+ *	26		2		nstages		1 .. BLOOM_MAX_STAGES
+ *	28		4		reserved	must be zero
+ *	32		8		fpr			overall false-positive target
+ *	40		8		capacity	capacity of stage 0 (what the user asked for)
+ *	48		56*n	stages[]	BloomStage descriptors
+ *	...				padding to a multiple of 64, zero
+ *	offset_i		stage i bits (nbits/8 bytes); stages follow each other,
+ *					each starting at a multiple of 64 from the start of the
+ *					value, and the value ends exactly after the last one
+ *
+ * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed); every
+ * probe position in every stage is derived from h and bf_remix(h):
+ *	blocked:	block = range32(h >> 32, nblocks); the k bit positions inside
+ *				its 512 bits are the top 9 bits of a + i*b (mod 2^32) with
+ *				a = (uint32) h, b = (uint32) remix(h) | 1;
+ *	standard:	position i = range64(h + i * (remix(h) | 1), nbits).
+ *
+ * Scalable filters (Almeida et al. 2007): stage i holds capacity * 2^i
+ * elements at rate fpr * 2^-(i+1), so the rates sum to less than fpr.  A
+ * stage is full when its set-bit count reaches fill_limit, the expected
+ * count at its capacity; counting bits rather than adds makes the fill (and
+ * so the rate) exact, independent of duplicates, and identical for a
+ * serial build and a union of partial builds.
+ */
+#ifndef BLOOM_H
+#define BLOOM_H
+
+#include "bfcore.h"
+
+#define BLOOM_LAYOUT_STANDARD	0
+#define BLOOM_LAYOUT_BLOCKED	1
+#define BLOOM_BLOCK_BITS		512
+#define BLOOM_MAX_STAGES		48
+#define BLOOM_MAX_HASHES		64
+#define BLOOM_GROWTH			2	/* capacity multiplier per stage */
+#define BLOOM_TIGHTENING		0.5 /* rate multiplier per stage */
+
+typedef struct BloomStage
+{
+	uint64_t	offset;			/* byte offset of the bits from value start */
+	uint64_t	nbits;			/* multiple of 64 (standard) or 512 (blocked) */
+	uint64_t	capacity;		/* elements this stage is designed for */
+	uint64_t	fill_limit;		/* full once bits_set reaches this */
+	uint64_t	bits_set;		/* popcount of this stage's bits */
+	double		fpr;			/* design rate of this stage */
+	uint32_t	nhashes;		/* k */
+	uint32_t	reserved;		/* must be zero */
+} BloomStage;
+
+typedef struct BloomFilter
+{
+	BfHeader	hdr;
+	uint8_t		layout;
+	uint8_t		scalable;
+	uint16_t	nstages;
+	uint32_t	reserved;
+	double		fpr;
+	uint64_t	capacity;
+	BloomStage	stages[];
+} BloomFilter;
+
+/* Geometry of one stage, from (capacity, fpr, layout). */
+typedef struct BloomGeometry
+{
+	uint64_t	nbits;
+	uint32_t	nhashes;
+	uint64_t	fill_limit;
+} BloomGeometry;
+
+typedef enum BloomAddResult
+{
+	BLOOM_ADDED,				/* new bits were set */
+	BLOOM_PRESENT,				/* already (probably) in: nothing changed */
+	BLOOM_NEEDS_STAGE,			/* scalable and full: grow, then add again */
+	BLOOM_FULL					/* not scalable and full: caller errors */
+} BloomAddResult;
+
+/* parameter checks shared by create and the aggregates */
+extern int	bloom_parse_layout(const char *name);	/* -1 if unknown */
+extern const char *bloom_layout_name(int layout);
+
+/* false-positive rate of a stage geometry holding n elements (model) */
+extern double bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k);
+extern BfStatus bloom_geometry(int layout, uint64_t capacity, double fpr,
+							   BloomGeometry *g, char *errbuf);
+
+/* bytes of a new filter; 0 + errbuf set when it would not fit */
+extern BfStatus bloom_new_size(uint64_t capacity, double fpr, int layout,
+							   bool scalable, size_t *size, char *errbuf);
+extern void bloom_init(void *buf, size_t size, uint64_t capacity, double fpr,
+					   int layout, bool scalable, uint64_t seed);
+
+/* bytes after adding one stage; BF_ERR_TOO_LARGE when it would not fit */
+extern BfStatus bloom_grown_size(const BloomFilter *f, size_t *size, char *errbuf);
+extern void bloom_grow_into(const BloomFilter *f, void *buf, size_t size);
+
+extern size_t bloom_size(const BloomFilter *f);
+extern BloomAddResult bloom_add_hash(BloomFilter *f, uint64_t h);
+extern bool bloom_contains_hash(const BloomFilter *f, uint64_t h);
+
+/* check a value from outside: exact length, geometry, counters */
+extern BfStatus bloom_check(const void *data, size_t len, char *errbuf);
+
+/* union/intersection into dst (same geometry as a, already a copy of a) */
+extern BfStatus bloom_check_compatible(const BloomFilter *a, const BloomFilter *b,
+									   bool intersect, char *errbuf);
+extern BfStatus bloom_union_into(BloomFilter *dst, const BloomFilter *b, char *errbuf);
+extern void bloom_intersect_into(BloomFilter *dst, const BloomFilter *b);
+
+/* estimates */
+extern double bloom_estimate_cardinality(const BloomFilter *f);
+extern double bloom_estimate_fpr(const BloomFilter *f);
+extern uint64_t bloom_total_bits(const BloomFilter *f);
+extern uint64_t bloom_total_bits_set(const BloomFilter *f);
+extern uint64_t bloom_total_capacity(const BloomFilter *f);
+extern uint64_t bloom_max_capacity(double fpr, int layout, bool scalable);
+
+static inline uint8_t *
+bloom_stage_bits(BloomFilter *f, int i)
+{
+	return (uint8_t *) f + f->stages[i].offset;
+}
+
+static inline const uint8_t *
+bloom_stage_bits_const(const BloomFilter *f, int i)
+{
+	return (const uint8_t *) f + f->stages[i].offset;
+}
+
+#endif							/* BLOOM_H */

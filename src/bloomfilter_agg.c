@@ -1,0 +1,170 @@
+/*
+ * bloomfilter_agg.c
+ *		bloom_agg in its three forms, bloom_union_agg and
+ *		bloom_intersection_agg.
+ *
+ * bloom_agg(x, capacity, fpr): the state is the bloomfilter itself, set in
+ * place row by row.  bloom_agg(x) and bloom_agg(x, fpr): the state is a
+ * bloom_keyset of distinct hashes, and the final function builds a filter
+ * sized for exactly that many elements.  Every state is a real type with
+ * an exact text form and every aggregate has a combine function, so
+ * parallel plans and Citus can build partial states anywhere and merge.
+ */
+#include "postgres.h"
+
+#include "bloom.h"
+#include "bloomfilter_sql.h"
+#include "keyset_sql.h"
+#include "pg_common.h"
+
+static MemoryContext
+require_agg(FunctionCallInfo fcinfo)
+{
+	MemoryContext cxt = pgbf_agg_context(fcinfo);
+
+	if (cxt == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("aggregate support function called in non-aggregate context")));
+	return cxt;
+}
+
+/*
+ * (state, x, capacity, fpr).  A new or grown filter is allocated in the
+ * per-row context: the executor copies it into the aggregate context and
+ * frees the old state, so the filter is copied only when it gains a stage.
+ */
+static Datum
+bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	BloomFilter *f;
+
+	require_agg(fcinfo);
+	if (PG_ARGISNULL(0))
+	{
+		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("capacity and fpr must not be NULL")));
+		f = pgbf_bloom_new(CurrentMemoryContext, PG_GETARG_INT64(2),
+						   PG_GETARG_FLOAT8(3), BLOOM_LAYOUT_BLOCKED, true);
+	}
+	else
+		f = (BloomFilter *) PG_GETARG_POINTER(0);
+	if (!PG_ARGISNULL(1))
+		f = pgbf_bloom_add(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed),
+						   CurrentMemoryContext, false);
+	PG_RETURN_POINTER(f);
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_agg_trans, bloom_agg_trans_impl)
+
+static Datum
+bloom_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	return pgbf_keyset_trans(fcinfo, BF_KIND_BLOOM, kind);
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_keyset_trans, bloom_keyset_trans_impl)
+
+/*
+ * Combine two filter states (also bloom_union_agg's transition):
+ * NULL-safe, in place into the first when it has at least as many stages.
+ */
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	BloomFilter *b;
+
+	require_agg(fcinfo);
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(b);	/* the executor copies it into its context */
+	PG_RETURN_POINTER(pgbf_bloom_union((BloomFilter *) PG_GETARG_POINTER(0), b,
+									   CurrentMemoryContext, true));
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersection_trans);
+Datum
+bloom_intersection_trans(PG_FUNCTION_ARGS)
+{
+	BloomFilter *b;
+
+	require_agg(fcinfo);
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if (PG_ARGISNULL(0))
+		PG_RETURN_POINTER(b);
+	PG_RETURN_POINTER(pgbf_bloom_intersection((BloomFilter *) PG_GETARG_POINTER(0), b,
+											  CurrentMemoryContext, true));
+}
+
+/*
+ * Final function of the filter-state aggregates: zero rows give an empty
+ * filter, never NULL (a NULL would make WHERE NOT bloom_contains(f, x)
+ * drop every row).  The empty filter gets the capacity and fpr the call
+ * asked for when they are constants.
+ */
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	Datum		d;
+	int64		capacity = 1;
+	double		fpr = 0.01;
+
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	if (pgbf_agg_const_arg(fcinfo, 1, &d))
+		capacity = DatumGetInt64(d);
+	if (pgbf_agg_const_arg(fcinfo, 2, &d))
+		fpr = DatumGetFloat8(d);
+	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, capacity, fpr,
+									 BLOOM_LAYOUT_BLOCKED, true));
+}
+
+/* union/intersection aggregates: their argument is the filter, no params */
+PG_FUNCTION_INFO_V1(bloom_combine_final);
+Datum
+bloom_combine_final(PG_FUNCTION_ARGS)
+{
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, 1, 0.01,
+									 BLOOM_LAYOUT_BLOCKED, true));
+}
+
+/* build the filter of bloom_agg(x [, fpr]) from its distinct hashes */
+PG_FUNCTION_INFO_V1(bloom_keyset_final);
+Datum
+bloom_keyset_final(PG_FUNCTION_ARGS)
+{
+	double		fpr;
+	int64		capacity;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
+	BloomFilter *f;
+
+	f = pgbf_bloom_new(CurrentMemoryContext,
+					   ks && ks->count > 0 ? (int64) ks->count : 1,
+					   fpr, BLOOM_LAYOUT_BLOCKED, true);
+	if (ks == NULL)
+		PG_RETURN_POINTER(f);
+	if (ks->has_zero)
+		f = pgbf_bloom_add(f, 0, CurrentMemoryContext, true);
+	for (uint64 i = 0; i < ks->nslots; i++)
+		if (ks->slots[i] != 0)
+			f = pgbf_bloom_add(f, ks->slots[i], CurrentMemoryContext, true);
+	PG_RETURN_POINTER(f);
+}

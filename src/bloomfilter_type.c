@@ -1,0 +1,322 @@
+/*
+ * bloomfilter_type.c
+ *		SQL glue for bloomfilter: I/O, create, add, probe, combine, estimates.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+
+#include "bloom.h"
+#include "bloomfilter_sql.h"
+#include "pg_common.h"
+
+static BfStatus
+check_bloom(const void *data, size_t len, char *errbuf)
+{
+	return bloom_check(data, len, errbuf);
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_in);
+Datum
+bloomfilter_in(PG_FUNCTION_ARGS)
+{
+	return pgbf_in(fcinfo, check_bloom, "bloomfilter");
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_recv);
+Datum
+bloomfilter_recv(PG_FUNCTION_ARGS)
+{
+	return pgbf_recv(fcinfo, check_bloom, "bloomfilter");
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
+Datum
+bloomfilter_from_bytea(PG_FUNCTION_ARGS)
+{
+	return pgbf_from_bytea(fcinfo, check_bloom, "bloomfilter");
+}
+
+/*
+ * Check user parameters and return the size of a new filter, raising the
+ * contract's errors: 22023 for a bad argument, 54000 with the largest
+ * possible capacity for one that would not fit.
+ */
+static size_t
+checked_new_size(int64 capacity, double fpr, int layout, bool scalable)
+{
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+
+	if (bf_check_params(capacity, fpr, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	if (bloom_new_size((uint64) capacity, fpr, layout, scalable, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a bloomfilter of capacity %lld at fpr %g would exceed the 1 GB value limit",
+						(long long) capacity, fpr),
+				 errdetail("The largest capacity possible at this rate is %llu.",
+						   (unsigned long long) bloom_max_capacity(fpr, layout, scalable))));
+	return size;
+}
+
+BloomFilter *
+pgbf_bloom_new(MemoryContext cxt, int64 capacity, double fpr, int layout, bool scalable)
+{
+	size_t		size = checked_new_size(capacity, fpr, layout, scalable);
+	BloomFilter *f = pgbf_alloc_value(cxt, size);
+
+	bloom_init(f, size, (uint64) capacity, fpr, layout, scalable, BF_DEFAULT_SEED);
+	return f;
+}
+
+static int
+layout_arg(text *t)
+{
+	char	   *name = text_to_cstring(t);
+	int			layout = bloom_parse_layout(name);
+
+	if (layout < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("layout must be 'blocked' or 'standard' (got '%s')", name)));
+	return layout;
+}
+
+PG_FUNCTION_INFO_V1(bloom_create);
+Datum
+bloom_create(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, PG_GETARG_INT64(0),
+									 PG_GETARG_FLOAT8(1),
+									 layout_arg(PG_GETARG_TEXT_PP(2)),
+									 PG_GETARG_BOOL(3)));
+}
+
+/*
+ * Add one hash to *fp, growing it (a new allocation in cxt) when a
+ * scalable filter needs another stage.  Returns the filter, which may have
+ * moved; the old one is freed only if free_old.
+ */
+BloomFilter *
+pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt, bool free_old)
+{
+	for (;;)
+	{
+		BloomAddResult r = bloom_add_hash(f, h);
+		char		errbuf[BF_ERRLEN];
+		size_t		size;
+		BloomFilter *nf;
+
+		if (r == BLOOM_ADDED || r == BLOOM_PRESENT)
+			return f;
+		if (r == BLOOM_FULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bloomfilter is full: it was created for %llu elements with scalable => false",
+							(unsigned long long) f->capacity),
+					 errhint("Create it with a larger capacity, or with scalable => true to let it grow.")));
+		if (bloom_grown_size(f, &size, errbuf) != BF_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s", errbuf)));
+		nf = pgbf_alloc_value(cxt, size);
+		bloom_grow_into(f, nf, size);
+		if (free_old)
+			pfree(f);
+		f = nf;
+	}
+}
+
+static Datum
+bloom_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	uint64		h = pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed);
+
+	PG_RETURN_POINTER(pgbf_bloom_add(f, h, CurrentMemoryContext, true));
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_add, bloom_add_impl)
+
+/* one copy of f for the whole array, not one per element */
+PG_FUNCTION_INFO_V1(bloom_add_array);
+Datum
+bloom_add_array(PG_FUNCTION_ARGS)
+{
+	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	uint64	   *hashes;
+	int			n = pgbf_hash_array(arr, f->hdr.seed, &hashes);
+
+	for (int i = 0; i < n; i++)
+		f = pgbf_bloom_add(f, hashes[i], CurrentMemoryContext, true);
+	pfree(hashes);
+	PG_RETURN_POINTER(f);
+}
+
+static Datum
+bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_contains, bloom_contains_impl)
+
+/* x <@ f: the commutator, element first */
+static Datum
+bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const BloomFilter *f = pgbf_cached_arg(fcinfo, 1);
+
+	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_contained, bloom_contained_impl)
+
+static void
+report_incompatible(BfStatus st, const char *errbuf)
+{
+	ereport(ERROR,
+			(errcode(st == BF_ERR_FULL ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
+					 : ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s", errbuf)));
+}
+
+/*
+ * Union of a and b into a new value in cxt (or into a itself, when it has
+ * at least b's stages and in_place is set).  Returns the result.
+ */
+BloomFilter *
+pgbf_bloom_union(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool in_place)
+{
+	char		errbuf[BF_ERRLEN];
+	BfStatus	st = bloom_check_compatible(a, b, false, errbuf);
+	BloomFilter *dst;
+
+	if (st != BF_OK)
+		report_incompatible(st, errbuf);
+	if (a->nstages < b->nstages)
+	{
+		/* b has more stages: start from a copy of b, fold a in */
+		const BloomFilter *t = b;
+
+		dst = pgbf_alloc_value(cxt, VARSIZE(t));
+		memcpy(dst, t, VARSIZE(t));
+		b = a;
+	}
+	else if (in_place)
+		dst = a;
+	else
+	{
+		dst = pgbf_alloc_value(cxt, VARSIZE(a));
+		memcpy(dst, a, VARSIZE(a));
+	}
+	st = bloom_union_into(dst, b, errbuf);
+	if (st != BF_OK)
+		report_incompatible(st, errbuf);
+	return dst;
+}
+
+PG_FUNCTION_INFO_V1(bloom_union);
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	BloomFilter *a = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	BloomFilter *b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+
+	PG_RETURN_POINTER(pgbf_bloom_union(a, b, CurrentMemoryContext, false));
+}
+
+BloomFilter *
+pgbf_bloom_intersection(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool in_place)
+{
+	char		errbuf[BF_ERRLEN];
+	BfStatus	st = bloom_check_compatible(a, b, true, errbuf);
+	BloomFilter *dst = a;
+
+	if (st != BF_OK)
+		report_incompatible(st, errbuf);
+	if (!in_place)
+	{
+		dst = pgbf_alloc_value(cxt, VARSIZE(a));
+		memcpy(dst, a, VARSIZE(a));
+	}
+	bloom_intersect_into(dst, b);
+	return dst;
+}
+
+PG_FUNCTION_INFO_V1(bloom_intersection);
+Datum
+bloom_intersection(PG_FUNCTION_ARGS)
+{
+	BloomFilter *a = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	BloomFilter *b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+
+	PG_RETURN_POINTER(pgbf_bloom_intersection(a, b, CurrentMemoryContext, false));
+}
+
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_INT64((int64) llround(bloom_estimate_cardinality(f)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_fpr);
+Datum
+bloom_fpr(PG_FUNCTION_ARGS)
+{
+	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_FLOAT8(bloom_estimate_fpr(f));
+}
+
+PG_FUNCTION_INFO_V1(bloom_info);
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
+	StringInfoData s;
+	uint64		bits = bloom_total_bits(f);
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "{\"type\": \"bloomfilter\", \"layout\": \"%s\", \"scalable\": %s, "
+					 "\"bits\": %llu, \"bytes\": %u, \"hashes\": %u, \"stages\": %u, "
+					 "\"capacity\": %llu, \"inserted\": %lld, \"bits_set\": %llu, "
+					 "\"fill\": %.6f, \"fpr_target\": %.17g, \"fpr_estimate\": %.17g, "
+					 "\"bits_per_element\": %.4f, \"seed\": %llu, \"hash\": \"xxh3_64\", "
+					 "\"format_version\": %u, \"stage_info\": [",
+					 bloom_layout_name(f->layout), f->scalable ? "true" : "false",
+					 (unsigned long long) bits, (unsigned) VARSIZE(f),
+					 f->stages[f->nstages - 1].nhashes, f->nstages,
+					 (unsigned long long) bloom_total_capacity(f),
+					 (long long) llround(bloom_estimate_cardinality(f)),
+					 (unsigned long long) bloom_total_bits_set(f),
+					 (double) bloom_total_bits_set(f) / (double) bits,
+					 f->fpr, bloom_estimate_fpr(f),
+					 (double) bits / (double) bloom_total_capacity(f),
+					 (unsigned long long) f->hdr.seed, f->hdr.version);
+	for (int i = 0; i < f->nstages; i++)
+	{
+		const BloomStage *st = &f->stages[i];
+
+		appendStringInfo(&s, "%s{\"bits\": %llu, \"hashes\": %u, \"capacity\": %llu, "
+						 "\"fpr\": %.17g, \"bits_set\": %llu, \"fill_limit\": %llu}",
+						 i ? ", " : "", (unsigned long long) st->nbits, st->nhashes,
+						 (unsigned long long) st->capacity, st->fpr,
+						 (unsigned long long) st->bits_set,
+						 (unsigned long long) st->fill_limit);
+	}
+	appendStringInfoString(&s, "]}");
+	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
+}

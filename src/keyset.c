@@ -1,0 +1,195 @@
+/*
+ * keyset.c
+ *		Set of distinct 64-bit hashes: the self-sizing aggregates' state.
+ */
+#include "keyset.h"
+
+#include <stdlib.h>
+
+static inline int
+log2_slots(uint64_t nslots)
+{
+	return 63 - __builtin_clzll(nslots);
+}
+
+static inline uint64_t
+home_slot(uint64_t h, uint64_t nslots)
+{
+	/* top bits: the hash is uniform, and sorting keeps slot order */
+	return h >> (64 - log2_slots(nslots));
+}
+
+size_t
+keyset_size_for_slots(uint64_t nslots)
+{
+	return sizeof(KeySet) + (size_t) nslots * sizeof(uint64_t);
+}
+
+void
+keyset_init(void *buf, uint64_t nslots, BfKind target, int layout, double fpr,
+			uint64_t capacity, uint64_t seed)
+{
+	KeySet	   *ks = (KeySet *) buf;
+
+	memset((char *) buf + sizeof(uint32_t), 0,
+		   keyset_size_for_slots(nslots) - sizeof(uint32_t));
+	bf_init_header(buf, BF_KIND_KEYSET, seed);
+	ks->target = (uint8_t) target;
+	ks->layout = (uint16_t) layout;
+	ks->fpr = fpr;
+	ks->capacity = capacity;
+	ks->nslots = nslots;
+}
+
+bool
+keyset_needs_grow(const KeySet *ks)
+{
+	uint64_t	stored = ks->count - ks->has_zero;
+
+	return (stored + 1) * KEYSET_MAX_LOAD_DEN > ks->nslots * KEYSET_MAX_LOAD_NUM;
+}
+
+/* insert into the table only; no load check */
+static bool
+table_insert(KeySet *ks, uint64_t h)
+{
+	uint64_t	mask = ks->nslots - 1;
+	uint64_t	i = home_slot(h, ks->nslots);
+
+	for (;;)
+	{
+		uint64_t	v = ks->slots[i];
+
+		if (v == 0)
+		{
+			ks->slots[i] = h;
+			ks->count++;
+			return true;
+		}
+		if (v == h)
+			return false;
+		i = (i + 1) & mask;
+	}
+}
+
+bool
+keyset_add(KeySet *ks, uint64_t h)
+{
+	if (h == 0)
+	{
+		if (ks->has_zero)
+			return false;
+		ks->has_zero = 1;
+		ks->count++;
+		return true;
+	}
+	return table_insert(ks, h);
+}
+
+bool
+keyset_contains(const KeySet *ks, uint64_t h)
+{
+	uint64_t	mask = ks->nslots - 1;
+	uint64_t	i;
+
+	if (h == 0)
+		return ks->has_zero != 0;
+	i = home_slot(h, ks->nslots);
+	for (uint64_t n = 0; n < ks->nslots; n++)
+	{
+		if (ks->slots[i] == h)
+			return true;
+		if (ks->slots[i] == 0)
+			return false;
+		i = (i + 1) & mask;
+	}
+	return false;
+}
+
+/* dst is initialized (empty, same parameters) with more slots */
+void
+keyset_rehash_into(const KeySet *ks, KeySet *dst)
+{
+	dst->has_zero = ks->has_zero;
+	dst->count = ks->has_zero;
+	for (uint64_t i = 0; i < ks->nslots; i++)
+		if (ks->slots[i] != 0)
+			(void) table_insert(dst, ks->slots[i]);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t
+keyset_sorted(const KeySet *ks, uint64_t *sorted)
+{
+	uint64_t	n = 0;
+
+	if (ks->has_zero)
+		sorted[n++] = 0;
+	for (uint64_t i = 0; i < ks->nslots; i++)
+		if (ks->slots[i] != 0)
+			sorted[n++] = ks->slots[i];
+	qsort(sorted + ks->has_zero, n - ks->has_zero, sizeof(uint64_t), cmp_u64);
+	return n;
+}
+
+BfStatus
+keyset_check(const void *data, size_t len, char *errbuf)
+{
+	const KeySet *ks = (const KeySet *) data;
+	uint64_t	stored = 0;
+	BfStatus	st;
+
+	st = bf_check_header(data, len, sizeof(KeySet), BF_KIND_KEYSET,
+						 "bloom_keyset", errbuf);
+	if (st != BF_OK)
+		return st;
+	if (ks->hdr.flags != 0 || ks->reserved != 0)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "bloom_keyset reserved fields are not zero");
+	if (ks->target != BF_KIND_BLOOM && ks->target != BF_KIND_COUNTING &&
+		ks->target != BF_KIND_CUCKOO)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloom_keyset target type %u", ks->target);
+	if (ks->has_zero > 1 || ks->layout > 1)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloom_keyset flags");
+	if (!(ks->fpr >= 1e-15 && ks->fpr < 1.0) || ks->capacity > (uint64_t) INT64_MAX)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "invalid bloom_keyset parameters (capacity %llu, fpr %g)",
+					   (unsigned long long) ks->capacity, ks->fpr);
+	if (ks->nslots < KEYSET_MIN_SLOTS || ks->nslots > KEYSET_MAX_SLOTS ||
+		(ks->nslots & (ks->nslots - 1)) != 0)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloom_keyset slot count %llu",
+					   (unsigned long long) ks->nslots);
+	if (len != keyset_size_for_slots(ks->nslots))
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "bloom_keyset value has %zu bytes, %llu slots need %zu",
+					   len, (unsigned long long) ks->nslots,
+					   keyset_size_for_slots(ks->nslots));
+	for (uint64_t i = 0; i < ks->nslots; i++)
+		stored += ks->slots[i] != 0;
+	if (stored + ks->has_zero != ks->count)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "bloom_keyset count %llu does not match its %llu stored hashes",
+					   (unsigned long long) ks->count,
+					   (unsigned long long) (stored + ks->has_zero));
+	/* a table with no free slot would make every probe loop forever */
+	if (stored * KEYSET_MAX_LOAD_DEN > ks->nslots * KEYSET_MAX_LOAD_NUM)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "bloom_keyset table is overloaded");
+	return BF_OK;
+}
+
+BfStatus
+keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf)
+{
+	if (a->target != b->target || a->fpr != b->fpr || a->capacity != b->capacity ||
+		a->layout != b->layout || a->hdr.seed != b->hdr.seed)
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot combine aggregate states built with different parameters");
+	return BF_OK;
+}

@@ -1,0 +1,20 @@
+/*
+ * keyset_sql.h
+ *		The self-sizing aggregate machinery every filter type shares.
+ */
+#ifndef KEYSET_SQL_H
+#define KEYSET_SQL_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "keyset.h"
+#include "pg_common.h"
+
+extern Datum pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind);
+extern const KeySet *pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno,
+											 int capacity_argno, double *fpr,
+											 int64 *capacity);
+
+#endif							/* KEYSET_SQL_H */

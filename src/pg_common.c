@@ -1,0 +1,376 @@
+/*
+ * pg_common.c
+ *		SQL glue shared by every filter type.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
+#include "nodes/primnodes.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/uuid.h"
+
+#include "pg_common.h"
+
+PG_MODULE_MAGIC;
+
+void
+pgbf_report(BfStatus st, const char *msg)
+{
+	int			code;
+
+	switch (st)
+	{
+		case BF_ERR_PARAM:
+		case BF_ERR_INCOMPATIBLE:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+		case BF_ERR_TOO_LARGE:
+		case BF_ERR_FULL:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		case BF_ERR_CORRUPT:
+			code = ERRCODE_DATA_CORRUPTED;
+			break;
+		default:
+			code = ERRCODE_INTERNAL_ERROR;
+			break;
+	}
+	ereport(ERROR, (errcode(code), errmsg_internal("%s", msg)));
+	pg_unreachable();
+}
+
+void
+pgbf_check_status(BfStatus st, const char *msg)
+{
+	if (st != BF_OK)
+		pgbf_report(st, msg);
+}
+
+void
+pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
+{
+	if (src == PGBF_FROM_TEXT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", type_name),
+				 errdetail_internal("%s", msg)));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid %s value", type_name),
+			 errdetail_internal("%s", msg)));
+	pg_unreachable();
+}
+
+void *
+pgbf_alloc_value(MemoryContext cxt, size_t size)
+{
+	void	   *p;
+
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
+	p = MemoryContextAllocZero(cxt, size);
+	SET_VARSIZE(p, size);
+	return p;
+}
+
+/*
+ * The one door for bytes from outside: copy them into a fresh value and
+ * run the type's checker over the whole thing before anyone looks at it.
+ * "bytes" excludes the varlena header.
+ */
+struct varlena *
+pgbf_validate_bytes(const char *bytes, size_t len, PgbfChecker check,
+					const char *type_name, PgbfSource src)
+{
+	char		errbuf[BF_ERRLEN];
+	struct varlena *v;
+
+	if (len > MaxAllocSize - VARHDRSZ)
+		pgbf_report_corrupt(src, type_name, "value is larger than 1 GB");
+	v = (struct varlena *) palloc(len + VARHDRSZ);
+	SET_VARSIZE(v, len + VARHDRSZ);
+	memcpy(VARDATA(v), bytes, len);
+	if (check(v, len + VARHDRSZ, errbuf) != BF_OK)
+		pgbf_report_corrupt(src, type_name, errbuf);
+	return v;
+}
+
+/* text form: base64 of the bytes after the varlena header */
+Datum
+pgbf_in(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(str);
+	char	   *buf;
+	size_t		n;
+
+	if (len == 0)
+		pgbf_report_corrupt(PGBF_FROM_TEXT, type_name, "empty input");
+	buf = palloc(bf_base64_decoded_maxlen(len) + 1);
+	n = bf_base64_decode(str, len, (uint8_t *) buf);
+	if (n == (size_t) -1)
+		pgbf_report_corrupt(PGBF_FROM_TEXT, type_name,
+							"input is not a valid base64 encoding");
+	PG_RETURN_POINTER(pgbf_validate_bytes(buf, n, check, type_name, PGBF_FROM_TEXT));
+}
+
+Datum
+pgbf_out(FunctionCallInfo fcinfo)
+{
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	size_t		len = VARSIZE(v) - VARHDRSZ;
+	size_t		outlen = bf_base64_encoded_len(len);
+	char	   *out;
+
+	if (outlen + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("filter of %zu bytes is too large for its text form", len),
+				 errhint("Use binary COPY or a bytea cast for values over 768 MB.")));
+	out = palloc(outlen + 1);
+	bf_base64_encode((const uint8_t *) VARDATA(v), len, out);
+	out[outlen] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+Datum
+pgbf_recv(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	size_t		len = buf->len - buf->cursor;
+	struct varlena *v;
+
+	v = pgbf_validate_bytes(buf->data + buf->cursor, len, check, type_name,
+							PGBF_FROM_BINARY);
+	buf->cursor = buf->len;
+	PG_RETURN_POINTER(v);
+}
+
+Datum
+pgbf_send(FunctionCallInfo fcinfo)
+{
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(v), VARSIZE(v) - VARHDRSZ);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+pgbf_from_bytea(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	PG_RETURN_POINTER(pgbf_validate_bytes(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+										  check, type_name, PGBF_FROM_BYTEA));
+}
+
+/* same bytes, relabelled: a filter's bytes are already a valid bytea */
+Datum
+pgbf_to_bytea(FunctionCallInfo fcinfo)
+{
+	PG_RETURN_BYTEA_P(PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0)));
+}
+
+/* ---- elements ---- */
+
+uint64
+pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
+{
+	switch (kind)
+	{
+		case PGBF_ELEM_BYTES:
+			{
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(d);
+				uint64		h = bf_hash_bytes(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), seed);
+
+				if ((Pointer) v != DatumGetPointer(d))
+					pfree(v);
+				return h;
+			}
+		case PGBF_ELEM_INT8:
+			return bf_hash_int64(DatumGetInt64(d), seed);
+		case PGBF_ELEM_UUID:
+			return bf_hash_uuid(DatumGetUUIDP(d)->data, seed);
+	}
+	pg_unreachable();
+}
+
+static PgbfElem
+elem_kind_of(Oid typid)
+{
+	switch (typid)
+	{
+		case TEXTOID:
+		case BYTEAOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			return PGBF_ELEM_BYTES;
+		case INT8OID:
+			return PGBF_ELEM_INT8;
+		case UUIDOID:
+			return PGBF_ELEM_UUID;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("array elements of type %s cannot be filter elements",
+					format_type_be(typid)),
+			 errhint("Elements must be text, bytea, bigint or uuid.")));
+	pg_unreachable();
+}
+
+int
+pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
+{
+	Oid			elemtype = ARR_ELEMTYPE(arr);
+	PgbfElem	kind = elem_kind_of(elemtype);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				count = 0;
+	uint64	   *out;
+
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
+	out = palloc(sizeof(uint64) * (n > 0 ? n : 1));
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			out[count++] = pgbf_hash_datum(elems[i], kind, seed);
+	pfree(elems);
+	pfree(nulls);
+	*hashes = out;
+	return count;
+}
+
+/* ---- detoast cache ---- */
+
+typedef struct PgbfArgCache
+{
+	Size		keylen;			/* 0: nothing cached */
+	char	   *key;			/* raw (still toasted) bytes of the datum */
+	char	   *raw;			/* allocation holding the aligned copy */
+	const void *value;			/* 64-byte aligned detoasted value */
+} PgbfArgCache;
+
+/* largest compressed inline datum we key the cache on by its bytes */
+#define PGBF_CACHE_KEY_MAX 8192
+
+const void *
+pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
+{
+	Datum		d = PG_GETARG_DATUM(argno);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	PgbfArgCache *cache = (PgbfArgCache *) fcinfo->flinfo->fn_extra;
+	Size		keylen;
+	struct varlena *detoasted;
+	Size		size;
+
+	/*
+	 * A plain in-memory value costs nothing to use as it is.  A toast
+	 * pointer (or a small compressed datum) is keyed by its own bytes: the
+	 * same pointer row after row means the same value.
+	 */
+	if (!VARATT_IS_EXTENDED(raw))
+		return raw;
+	if (VARATT_IS_EXTERNAL_ONDISK(raw))
+		keylen = VARSIZE_EXTERNAL(raw);
+	else if (VARATT_IS_COMPRESSED(raw) && VARSIZE(raw) <= PGBF_CACHE_KEY_MAX)
+		keylen = VARSIZE(raw);
+	else
+		return PG_DETOAST_DATUM(d);
+
+	if (cache == NULL)
+	{
+		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PgbfArgCache));
+		fcinfo->flinfo->fn_extra = cache;
+	}
+	else if (cache->keylen == keylen && memcmp(cache->key, raw, keylen) == 0)
+		return cache->value;
+
+	if (cache->keylen)
+	{
+		pfree(cache->key);
+		pfree(cache->raw);
+		cache->keylen = 0;
+	}
+	detoasted = PG_DETOAST_DATUM(d);
+	size = VARSIZE(detoasted);
+	cache->raw = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, size + 64);
+	cache->value = (const void *) TYPEALIGN(64, cache->raw);
+	memcpy((void *) cache->value, detoasted, size);
+	if ((Pointer) detoasted != (Pointer) raw)
+		pfree(detoasted);
+	cache->key = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, keylen);
+	memcpy(cache->key, raw, keylen);
+	cache->keylen = keylen;
+	return cache->value;
+}
+
+/* ---- aggregates ---- */
+
+MemoryContext
+pgbf_agg_context(FunctionCallInfo fcinfo)
+{
+	MemoryContext cxt;
+
+	if (AggCheckCallContext(fcinfo, &cxt))
+		return cxt;
+	return NULL;
+}
+
+bool
+pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	TargetEntry *tle;
+
+	if (aggref == NULL || argno >= list_length(aggref->args))
+		return false;
+	tle = (TargetEntry *) list_nth(aggref->args, argno);
+	if (!IsA(tle->expr, Const) || ((Const *) tle->expr)->constisnull)
+		return false;
+	*value = ((Const *) tle->expr)->constvalue;
+	return true;
+}
+
+Datum
+pgbf_jsonb_from_cstring(const char *json)
+{
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(json));
+}
+
+/*
+ * Output, send and the cast to bytea do not depend on the type: every
+ * filter type's SQL declarations point at these three.
+ */
+PG_FUNCTION_INFO_V1(bf_value_out);
+Datum
+bf_value_out(PG_FUNCTION_ARGS)
+{
+	return pgbf_out(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bf_value_send);
+Datum
+bf_value_send(PG_FUNCTION_ARGS)
+{
+	return pgbf_send(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bf_value_to_bytea);
+Datum
+bf_value_to_bytea(PG_FUNCTION_ARGS)
+{
+	return pgbf_to_bytea(fcinfo);
+}

@@ -1,0 +1,107 @@
+/*
+ * pg_common.h
+ *		SQL glue shared by every filter type: error reporting, validated
+ *		text/binary/bytea I/O, element hashing from function arguments, the
+ *		per-query detoast cache and aggregate helpers.
+ */
+#ifndef PG_COMMON_H
+#define PG_COMMON_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "utils/array.h"
+
+#include "bfcore.h"
+
+/* Validates the bytes of one value of a type (len = VARSIZE). */
+typedef BfStatus (*PgbfChecker) (const void *data, size_t len, char *errbuf);
+
+/* Where a value came from decides the SQLSTATE of a malformed one. */
+typedef enum PgbfSource
+{
+	PGBF_FROM_TEXT,				/* 22P02 */
+	PGBF_FROM_BINARY,			/* 22P03 */
+	PGBF_FROM_BYTEA				/* 22P03 */
+} PgbfSource;
+
+/* Raise the ERROR a core status stands for. */
+extern void pgbf_report(BfStatus st, const char *msg) pg_attribute_noreturn();
+extern void pgbf_report_corrupt(PgbfSource src, const char *type_name,
+								const char *msg) pg_attribute_noreturn();
+
+/* Validated I/O: every outside path goes through one checker. */
+extern struct varlena *pgbf_validate_bytes(const char *bytes, size_t len,
+										   PgbfChecker check, const char *type_name,
+										   PgbfSource src);
+extern Datum pgbf_in(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name);
+extern Datum pgbf_out(FunctionCallInfo fcinfo);
+extern Datum pgbf_recv(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name);
+extern Datum pgbf_send(FunctionCallInfo fcinfo);
+extern Datum pgbf_from_bytea(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name);
+extern Datum pgbf_to_bytea(FunctionCallInfo fcinfo);
+
+/* Allocate a zeroed value of size bytes (varlena header set) in cxt. */
+extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
+
+/* ---- elements ---- */
+typedef enum PgbfElem
+{
+	PGBF_ELEM_BYTES,			/* text, bytea: their bytes */
+	PGBF_ELEM_INT8,				/* bigint: 8 little-endian bytes */
+	PGBF_ELEM_UUID				/* uuid: its 16 bytes */
+} PgbfElem;
+
+extern uint64 pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed);
+
+static inline uint64
+pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
+{
+	return pgbf_hash_datum(PG_GETARG_DATUM(argno), kind, seed);
+}
+
+/*
+ * Hashes of every non-NULL element of an array of text, bytea, bigint or
+ * uuid; returns the count and sets *hashes (palloc'd).
+ */
+extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
+
+/*
+ * Define name_text, name_int8 and name_uuid, the three C entry points
+ * of a function whose element argument may be text/bytea, bigint or uuid,
+ * all calling impl(fcinfo, kind).
+ */
+#define PGBF_ELEM_ENTRY_POINTS(name, impl) \
+	PG_FUNCTION_INFO_V1(name##_text); \
+	Datum name##_text(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_BYTES); } \
+	PG_FUNCTION_INFO_V1(name##_int8); \
+	Datum name##_int8(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_INT8); } \
+	PG_FUNCTION_INFO_V1(name##_uuid); \
+	Datum name##_uuid(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_UUID); }
+
+/*
+ * A filter argument, detoasted at most once per query while it stays the
+ * same value (a subquery result or a join's outer row), copied 64-byte
+ * aligned so a blocked probe touches one cache line.  Read only.
+ */
+extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
+
+/* ---- aggregates ---- */
+
+/* The aggregate's memory context, or NULL when not called as aggregate. */
+extern MemoryContext pgbf_agg_context(FunctionCallInfo fcinfo);
+
+/*
+ * For a final function called with a NULL state (zero rows): the value of
+ * aggregate argument argno (0-based, the element is 0) if it is a constant.
+ */
+extern bool pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value);
+
+/* text[] of jsonb keys and values -> jsonb, for the *_info functions */
+extern Datum pgbf_jsonb_from_cstring(const char *json);
+
+/* checked float/int parameter helpers */
+extern void pgbf_check_status(BfStatus st, const char *msg);
+
+#endif							/* PG_COMMON_H */

@@ -1,0 +1,34 @@
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION bloomfilter" to load this file. \quit
+
+--
+-- bloom_keyset: the state of every self-sizing aggregate (bloom_agg(x),
+-- counting_bloom_agg(x), cuckoo_agg(x)): the distinct element hashes seen so
+-- far.  A real type with an exact text form, so a distributed engine can
+-- ship partial states between nodes as text.
+--
+CREATE TYPE bloom_keyset;
+
+CREATE FUNCTION bloom_keyset_in(cstring) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_keyset_out(bloom_keyset) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bf_value_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_keyset_recv(internal) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_keyset_send(bloom_keyset) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bf_value_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE bloom_keyset (
+	INPUT = bloom_keyset_in,
+	OUTPUT = bloom_keyset_out,
+	RECEIVE = bloom_keyset_recv,
+	SEND = bloom_keyset_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE bloom_keyset IS 'aggregate state of self-sizing filter aggregates: the distinct element hashes seen so far';
+
+CREATE FUNCTION bloom_keyset_combine(bloom_keyset, bloom_keyset) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_combine(bloom_keyset, bloom_keyset) IS 'aggregate support: merge two partial keyset states';

@@ -1,0 +1,298 @@
+--
+-- bloomfilter
+--
+CREATE TYPE bloomfilter;
+
+CREATE FUNCTION bloomfilter_in(cstring) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_out(bloomfilter) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bf_value_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_recv(internal) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloomfilter_send(bloomfilter) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bf_value_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE bloomfilter (
+	INPUT = bloomfilter_in,
+	OUTPUT = bloomfilter_out,
+	RECEIVE = bloomfilter_recv,
+	SEND = bloomfilter_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE bloomfilter IS 'Bloom filter (blocked or standard layout, scalable by default): false means never added, true means probably added';
+
+CREATE FUNCTION bloomfilter(bytea) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloomfilter_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter(bytea) IS 'bloomfilter from its bytes, validated';
+CREATE FUNCTION bytea(bloomfilter) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bf_value_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bytea(bloomfilter) IS 'the bytes of a bloomfilter';
+CREATE CAST (bytea AS bloomfilter) WITH FUNCTION bloomfilter(bytea);
+CREATE CAST (bloomfilter AS bytea) WITH FUNCTION bytea(bloomfilter);
+
+CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01,
+							 layout text DEFAULT 'blocked', scalable boolean DEFAULT true)
+	RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_create(bigint, float8, text, boolean) IS 'empty bloomfilter sized for capacity distinct elements at false-positive rate fpr';
+
+CREATE FUNCTION bloom_add(f bloomfilter, x text) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, text) IS 'f with x added';
+CREATE FUNCTION bloom_add(f bloomfilter, xs text[]) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, text[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, x text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS 'false: x was never added; true: x was probably added';
+CREATE FUNCTION bloom_contained(x text, f bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contained(text, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = text, FUNCTION = bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, text) IS 'bloomfilter probably contains element';
+CREATE OPERATOR <@ (
+	LEFTARG = text, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (text, bloomfilter) IS 'element is probably in bloomfilter';
+
+CREATE FUNCTION bloom_add(f bloomfilter, x bytea) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, bytea) IS 'f with x added';
+CREATE FUNCTION bloom_add(f bloomfilter, xs bytea[]) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, bytea[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, x bytea) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added; true: x was probably added';
+CREATE FUNCTION bloom_contained(x bytea, f bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contained(bytea, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = bytea, FUNCTION = bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, bytea) IS 'bloomfilter probably contains element';
+CREATE OPERATOR <@ (
+	LEFTARG = bytea, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (bytea, bloomfilter) IS 'element is probably in bloomfilter';
+
+CREATE FUNCTION bloom_add(f bloomfilter, x bigint) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, bigint) IS 'f with x added';
+CREATE FUNCTION bloom_add(f bloomfilter, xs bigint[]) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, bigint[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, x bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added; true: x was probably added';
+CREATE FUNCTION bloom_contained(x bigint, f bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contained(bigint, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = bigint, FUNCTION = bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, bigint) IS 'bloomfilter probably contains element';
+CREATE OPERATOR <@ (
+	LEFTARG = bigint, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (bigint, bloomfilter) IS 'element is probably in bloomfilter';
+
+CREATE FUNCTION bloom_add(f bloomfilter, x uuid) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, uuid) IS 'f with x added';
+CREATE FUNCTION bloom_add(f bloomfilter, xs uuid[]) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, uuid[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, x uuid) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added; true: x was probably added';
+CREATE FUNCTION bloom_contained(x uuid, f bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_contained(uuid, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = bloomfilter, RIGHTARG = uuid, FUNCTION = bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (bloomfilter, uuid) IS 'bloomfilter probably contains element';
+CREATE OPERATOR <@ (
+	LEFTARG = uuid, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (uuid, bloomfilter) IS 'element is probably in bloomfilter';
+
+CREATE FUNCTION bloom_union(f bloomfilter, g bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_union(bloomfilter, bloomfilter) IS 'filter that contains what either contains (same geometry required)';
+CREATE OPERATOR | (LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloom_union, COMMUTATOR = |);
+COMMENT ON OPERATOR | (bloomfilter, bloomfilter) IS 'union of two bloomfilters';
+CREATE FUNCTION bloom_intersection(f bloomfilter, g bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_intersection(bloomfilter, bloomfilter) IS 'filter that contains at least what both contain (same geometry, one stage)';
+CREATE OPERATOR & (LEFTARG = bloomfilter, RIGHTARG = bloomfilter, FUNCTION = bloom_intersection, COMMUTATOR = &);
+COMMENT ON OPERATOR & (bloomfilter, bloomfilter) IS 'intersection of two bloomfilters';
+
+CREATE FUNCTION bloom_cardinality(f bloomfilter) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_cardinality(bloomfilter) IS 'estimated number of distinct elements added, from the fill';
+CREATE FUNCTION bloom_fpr(f bloomfilter) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_fpr(bloomfilter) IS 'estimated false-positive rate now, from the fill';
+CREATE FUNCTION bloom_info(f bloomfilter) RETURNS jsonb
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_info(bloomfilter) IS 'geometry, fill and rate estimates of a bloomfilter';
+
+-- aggregate support
+CREATE FUNCTION bloom_union_trans(bloomfilter, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_union_trans(bloomfilter, bloomfilter) IS 'aggregate support: union in place (transition of bloom_union_agg, combine of bloom_agg)';
+CREATE FUNCTION bloom_intersection_trans(bloomfilter, bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_intersection_trans(bloomfilter, bloomfilter) IS 'aggregate support: intersection in place';
+CREATE FUNCTION bloom_agg_final(bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_final(bloomfilter) IS 'aggregate support: the filter, or an empty one for zero rows';
+CREATE FUNCTION bloom_combine_final(bloomfilter) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_combine_final(bloomfilter) IS 'aggregate support: the filter, or an empty one for zero rows';
+CREATE FUNCTION bloom_keyset_final(bloom_keyset) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_final(bloom_keyset) IS 'aggregate support: bloomfilter sized for the distinct hashes collected';
+
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, text) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, text) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, text, float8) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, text, float8) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_agg_trans(bloomfilter, text, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, text, bigint, float8) IS 'aggregate support: add x in place';
+
+CREATE AGGREGATE bloom_agg(text) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(text) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
+CREATE AGGREGATE bloom_agg(text, fpr float8) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(text, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
+CREATE AGGREGATE bloom_agg(text, capacity bigint, fpr float8) (
+	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(text, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
+
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bytea) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bytea) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bytea, float8) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bytea, float8) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_agg_trans(bloomfilter, bytea, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, bytea, bigint, float8) IS 'aggregate support: add x in place';
+
+CREATE AGGREGATE bloom_agg(bytea) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bytea) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
+CREATE AGGREGATE bloom_agg(bytea, fpr float8) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bytea, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
+CREATE AGGREGATE bloom_agg(bytea, capacity bigint, fpr float8) (
+	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bytea, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
+
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bigint) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bigint) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bigint, float8) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bigint, float8) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_agg_trans(bloomfilter, bigint, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, bigint, bigint, float8) IS 'aggregate support: add x in place';
+
+CREATE AGGREGATE bloom_agg(bigint) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bigint) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
+CREATE AGGREGATE bloom_agg(bigint, fpr float8) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bigint, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
+CREATE AGGREGATE bloom_agg(bigint, capacity bigint, fpr float8) (
+	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(bigint, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
+
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, uuid) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, uuid) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, uuid, float8) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, uuid, float8) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_agg_trans(bloomfilter, uuid, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, uuid, bigint, float8) IS 'aggregate support: add x in place';
+
+CREATE AGGREGATE bloom_agg(uuid) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(uuid) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
+CREATE AGGREGATE bloom_agg(uuid, fpr float8) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
+	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(uuid, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
+CREATE AGGREGATE bloom_agg(uuid, capacity bigint, fpr float8) (
+	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_agg(uuid, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
+
+CREATE AGGREGATE bloom_union_agg(bloomfilter) (
+	SFUNC = bloom_union_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_combine_final, COMBINEFUNC = bloom_union_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_union_agg(bloomfilter) IS 'union of the non-NULL filters';
+CREATE AGGREGATE bloom_intersection_agg(bloomfilter) (
+	SFUNC = bloom_intersection_trans, STYPE = bloomfilter,
+	FINALFUNC = bloom_combine_final, COMBINEFUNC = bloom_intersection_trans,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE bloom_intersection_agg(bloomfilter) IS 'intersection of the non-NULL filters';
