@@ -14,6 +14,12 @@
  */
 #define BLOOM_SIZING_MARGIN 0.95
 
+/* and a stage is full while its model rate is still this far under */
+#define BLOOM_FILL_MARGIN 0.975
+
+/* odd constant (2^64 / golden ratio) between successive remixes */
+#define BLOOM_STEP UINT64_C(0x9E3779B97F4A7C15)
+
 int
 bloom_parse_layout(const char *name)
 {
@@ -66,9 +72,24 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 	for (uint64_t j = lo; j <= hi; j++)
 	{
 		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
-		double		fill = -expm1((double) k * (double) j * lq);
+		double		t = (double) k * (double) j;
+		double		fill = -expm1(t * lq);
+		double		mb = BLOOM_BLOCK_BITS;
+		double		var,
+					rate;
 
-		sum += p * pow(fill, (double) k);
+		/*
+		 * A block's rate is E[(c/512)^k] over its set-bit count c, which
+		 * Jensen puts above (E[c]/512)^k; add the second-order term with
+		 * the occupancy variance of t = k*j balls in 512 bins.
+		 */
+		var = mb * (mb - 1) * exp(t * log1p(-2.0 / mb)) + mb * exp(t * lq)
+			- mb * mb * exp(2.0 * t * lq);
+		var = var > 0 ? var / (mb * mb) : 0.0;
+		rate = pow(fill, (double) k);
+		if (fill > 0 && k >= 2)
+			rate += 0.5 * (double) k * (double) (k - 1) * pow(fill, (double) k - 2) * var;
+		sum += p * rate;
 	}
 	return sum;
 }
@@ -148,27 +169,12 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 	(void) best_rate(layout, capacity, g->nbits, &k);
 	g->nhashes = k;
 
-	/*
-	 * The stage is full when its fill reaches what it would be holding the
-	 * most elements that keep the model rate within fpr (not fpr * margin):
-	 * a little past capacity, so a filter fed exactly its capacity does not
-	 * grow a stage by chance, and never past its rate.
-	 */
-	{
-		uint64_t	nlo = capacity,
-					nhi = capacity * 2 + 2;
-
-		while (nlo + 1 < nhi)
-		{
-			uint64_t	mid = nlo + (nhi - nlo) / 2;
-
-			if (bloom_model_fpr(layout, mid, g->nbits, k) <= fpr)
-				nlo = mid;
-			else
-				nhi = mid;
-		}
-		g->fill_limit = (uint64_t) floor(expected_fill(nlo, g->nbits, k) * (double) g->nbits);
-	}
+	/* see bloom.h: standard stages are full at an exact set-bit count */
+	if (layout == BLOOM_LAYOUT_STANDARD)
+		g->fill_limit = (uint64_t) floor((double) g->nbits *
+										 pow(fpr * BLOOM_FILL_MARGIN, 1.0 / (double) k));
+	else
+		g->fill_limit = g->nbits;
 	if (g->fill_limit < 1)
 		g->fill_limit = 1;
 	return BF_OK;
@@ -220,6 +226,7 @@ fill_stage(BloomStage *s, uint64_t offset, uint64_t capacity, double fpr,
 	s->capacity = capacity;
 	s->fill_limit = g->fill_limit;
 	s->bits_set = 0;
+	s->rate_units = 0;
 	s->fpr = fpr;
 	s->nhashes = g->nhashes;
 	s->reserved = 0;
@@ -307,7 +314,93 @@ bloom_grow_into(const BloomFilter *f, void *buf, size_t size)
 	nf->nstages = (uint16_t) (n + 1);
 }
 
+/* ---- exact rate of blocked stages ---- */
+
+/*
+ * T(c) of bloom.h for one stage geometry.  Adds call this for every
+ * element, so the last table is kept (the core is single-threaded, as a
+ * PostgreSQL backend is).
+ */
+typedef struct RateTable
+{
+	uint32_t	k;
+	double		fpr;
+	uint64_t	nblocks;
+	uint64_t	t[BLOOM_BLOCK_BITS + 1];
+} RateTable;
+
+static RateTable rate_cache;
+
+static const uint64_t *
+rate_table(const BloomStage *s)
+{
+	uint64_t	nblocks = s->nbits / BLOOM_BLOCK_BITS;
+
+	if (rate_cache.k != s->nhashes || rate_cache.fpr != s->fpr ||
+		rate_cache.nblocks != nblocks)
+	{
+		for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
+		{
+			double		v = pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes) /
+				s->fpr / (double) nblocks * (double) BLOOM_RATE_ONE;
+
+			rate_cache.t[c] = v >= (double) BLOOM_RATE_CAP ? BLOOM_RATE_CAP : (uint64_t) llround(v);
+		}
+		rate_cache.k = s->nhashes;
+		rate_cache.fpr = s->fpr;
+		rate_cache.nblocks = nblocks;
+	}
+	return rate_cache.t;
+}
+
+static inline int
+block_popcount(const uint64_t *w)
+{
+	int			c = 0;
+
+	for (int j = 0; j < 8; j++)
+		c += bf_popcount64(w[j]);
+	return c;
+}
+
+/* rate_units of a blocked stage from its bits (saturating) */
+static uint64_t
+stage_rate_units(const BloomFilter *f, int i)
+{
+	const BloomStage *s = &f->stages[i];
+	const uint64_t *t = rate_table(s);
+	const uint64_t *w = (const uint64_t *) bloom_stage_bits_const(f, i);
+	uint64_t	nblocks = s->nbits / BLOOM_BLOCK_BITS;
+	uint64_t	sum = 0;
+
+	for (uint64_t b = 0; b < nblocks; b++)
+	{
+		sum += t[block_popcount(w + b * 8)];
+		if (sum > (UINT64_C(1) << 62))
+			return UINT64_C(1) << 62;
+	}
+	return sum;
+}
+
+static inline bool
+stage_full(const BloomFilter *f, const BloomStage *s)
+{
+	if (f->layout == BLOOM_LAYOUT_BLOCKED)
+		return s->rate_units >= BLOOM_RATE_LIMIT;
+	return s->bits_set >= s->fill_limit;
+}
+
 /* ---- probing ---- */
+
+/*
+ * Positions inside a 512-bit block: 9-bit slices of g = remix(h), seven
+ * per 64-bit value, then g is remixed for the next seven.  Independent
+ * uniform positions, as the sizing model assumes (double hashing in a
+ * power-of-two space is not: an even step cycles over few bits).
+ */
+#define BLOCK_BIT(g, j)		((uint32_t) ((g) >> (9 * ((j) % 7))) & 511)
+#define NEXT_BLOCK_BITS(g, j) \
+	do { if ((j) % 7 == 6) (g) = bf_remix((g) + BLOOM_STEP); } while (0)
 
 static inline bool
 stage_contains(const BloomFilter *f, int i, uint64_t h)
@@ -321,15 +414,15 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		const uint64_t *w = (const uint64_t *) (bits + (uint64_t) block * 64);
-		uint32_t	a = (uint32_t) h;
-		uint32_t	b = (uint32_t) bf_remix(h) | 1;
+		uint64_t	g = bf_remix(h);
 
-		for (uint32_t j = 0; j < k; j++, a += b)
+		for (uint32_t j = 0; j < k; j++)
 		{
-			uint32_t	bit = a >> 23;
+			uint32_t	bit = BLOCK_BIT(g, j);
 
 			if (!(w[bit >> 6] & (UINT64_C(1) << (bit & 63))))
 				return false;
+			NEXT_BLOCK_BITS(g, j);
 		}
 		return true;
 	}
@@ -337,9 +430,8 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	{
 		const uint64_t *w = (const uint64_t *) bits;
 		uint64_t	x = h;
-		uint64_t	step = bf_remix(h) | 1;
 
-		for (uint32_t j = 0; j < k; j++, x += step)
+		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
 		{
 			uint64_t	pos = bf_range64(x, s->nbits);
 
@@ -364,25 +456,31 @@ stage_insert(BloomFilter *f, int i, uint64_t h)
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
-		uint32_t	a = (uint32_t) h;
-		uint32_t	b = (uint32_t) bf_remix(h) | 1;
+		uint64_t	g = bf_remix(h);
 
-		for (uint32_t j = 0; j < k; j++, a += b)
+		for (uint32_t j = 0; j < k; j++)
 		{
-			uint32_t	bit = a >> 23;
+			uint32_t	bit = BLOCK_BIT(g, j);
 			uint64_t	m = UINT64_C(1) << (bit & 63);
 
 			added += (w[bit >> 6] & m) == 0;
 			w[bit >> 6] |= m;
+			NEXT_BLOCK_BITS(g, j);
+		}
+		if (added)
+		{
+			const uint64_t *t = rate_table(s);
+			int			c = block_popcount(w);
+
+			s->rate_units += t[c] - t[c - added];
 		}
 	}
 	else
 	{
 		uint64_t   *w = (uint64_t *) bits;
 		uint64_t	x = h;
-		uint64_t	step = bf_remix(h) | 1;
 
-		for (uint32_t j = 0; j < k; j++, x += step)
+		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
 		{
 			uint64_t	pos = bf_range64(x, s->nbits);
 			uint64_t	m = UINT64_C(1) << (pos & 63);
@@ -417,7 +515,7 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 	for (int i = 0; i < last; i++)
 		if (stage_contains(f, i, h))
 			return BLOOM_PRESENT;
-	if (s->bits_set >= s->fill_limit)
+	if (stage_full(f, s))
 	{
 		if (stage_contains(f, last, h))
 			return BLOOM_PRESENT;
@@ -427,6 +525,15 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 }
 
 /* ---- validation ---- */
+
+/* another platform's pow() may round T(c) differently by one unit */
+static bool
+rate_units_match(uint64_t stored, uint64_t computed, uint64_t nblocks)
+{
+	uint64_t	diff = stored > computed ? stored - computed : computed - stored;
+
+	return diff <= nblocks;
+}
 
 BfStatus
 bloom_check(const void *data, size_t len, char *errbuf)
@@ -492,31 +599,30 @@ bloom_check(const void *data, size_t len, char *errbuf)
 			s->fpr != stage_fpr(f->fpr, f->scalable, i))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d parameters do not follow from the filter's", i);
-		if (s->fill_limit < 1 || s->fill_limit > s->nbits)
+		if (s->fill_limit < 1 || s->fill_limit > s->nbits ||
+			(f->layout == BLOOM_LAYOUT_BLOCKED && s->fill_limit != s->nbits))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d has an invalid fill limit", i);
 
 		/*
-		 * The stage must really deliver its rate at its fill limit, or a
-		 * crafted value could claim a target it cannot meet.
+		 * The stage must really deliver its rate, or a crafted value could
+		 * claim a target it cannot meet.
 		 */
-		if (s->fill_limit < s->nbits)
-		{
-			/* the element count at which the stage's fill reaches its limit */
-			double		m = (double) s->nbits;
-			double		n_at_limit = -m / (double) s->nhashes * log1p(-(double) s->fill_limit / m);
-
-			model = bloom_model_fpr(f->layout, (uint64_t) ceil(n_at_limit), s->nbits, s->nhashes);
-		}
+		if (f->layout == BLOOM_LAYOUT_STANDARD)
+			model = pow((double) s->fill_limit / (double) s->nbits, (double) s->nhashes);
 		else
-			model = 1.0;
-		if (model > s->fpr * 1.05 ||
+			model = 0.0;
+		if (model > s->fpr ||
 			bloom_model_fpr(f->layout, s->capacity, s->nbits, s->nhashes) > s->fpr)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d is too small for its capacity and rate", i);
 		if (bf_popcount_bytes((const uint8_t *) data + off, s->nbits / 8) != s->bits_set)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d bit count does not match its bits", i);
+		if (f->layout == BLOOM_LAYOUT_STANDARD ? s->rate_units != 0 :
+			!rate_units_match(s->rate_units, stage_rate_units(f, i), s->nbits / BLOOM_BLOCK_BITS))
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d rate does not match its bits", i);
 		if (i < f->nstages - 1)
 		{
 			off += bf_align64(s->nbits / 8);
@@ -557,7 +663,8 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b, bool intersec
 	for (int i = 0; i < n; i++)
 		if (a->stages[i].nbits != b->stages[i].nbits ||
 			a->stages[i].nhashes != b->stages[i].nhashes ||
-			a->stages[i].fill_limit != b->stages[i].fill_limit)
+			a->stages[i].fill_limit != b->stages[i].fill_limit ||
+			a->stages[i].fpr != b->stages[i].fpr)
 			return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
 						   "cannot combine filters whose stage %d geometry differs", i);
 	if (intersect && (a->nstages > 1 || b->nstages > 1))
@@ -583,13 +690,16 @@ bloom_union_into(BloomFilter *dst, const BloomFilter *b, char *errbuf)
 			set += (uint64_t) bf_popcount64(d[w]);
 		}
 		dst->stages[i].bits_set = set;
+		if (dst->layout == BLOOM_LAYOUT_BLOCKED)
+			dst->stages[i].rate_units = stage_rate_units(dst, i);
 
 		/*
-		 * A serial build stops filling a stage a few bits past its limit;
-		 * more than that means both sides filled it and the union would
-		 * break the rate promise.
+		 * A serial build stops filling a stage just past its limit (97.5%
+		 * of its rate); past the full rate means both sides filled it and
+		 * the union would break the rate promise.
 		 */
-		if (set > dst->stages[i].fill_limit + dst->stages[i].nhashes)
+		if (dst->layout == BLOOM_LAYOUT_BLOCKED ? dst->stages[i].rate_units > BLOOM_RATE_ONE :
+			set > dst->stages[i].fill_limit + dst->stages[i].nhashes)
 			return bf_fail(errbuf, BF_ERR_FULL,
 						   "union would exceed the false-positive target: stage %d would hold more than its capacity of %llu elements",
 						   i, (unsigned long long) dst->stages[i].capacity);
@@ -611,6 +721,8 @@ bloom_intersect_into(BloomFilter *dst, const BloomFilter *b)
 		set += (uint64_t) bf_popcount64(d[w]);
 	}
 	dst->stages[0].bits_set = set;
+	if (dst->layout == BLOOM_LAYOUT_BLOCKED)
+		dst->stages[0].rate_units = stage_rate_units(dst, 0);
 }
 
 /* ---- estimates ---- */

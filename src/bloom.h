@@ -12,7 +12,7 @@
  *	28		4		reserved	must be zero
  *	32		8		fpr			overall false-positive target
  *	40		8		capacity	capacity of stage 0 (what the user asked for)
- *	48		56*n	stages[]	BloomStage descriptors
+ *	48		64*n	stages[]	BloomStage descriptors
  *	...				padding to a multiple of 64, zero
  *	offset_i		stage i bits (nbits/8 bytes); stages follow each other,
  *					each starting at a multiple of 64 from the start of the
@@ -20,17 +20,28 @@
  *
  * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed); every
  * probe position in every stage is derived from h and bf_remix(h):
- *	blocked:	block = range32(h >> 32, nblocks); the k bit positions inside
- *				its 512 bits are the top 9 bits of a + i*b (mod 2^32) with
- *				a = (uint32) h, b = (uint32) remix(h) | 1;
- *	standard:	position i = range64(h + i * (remix(h) | 1), nbits).
+ *	blocked:	block = range32(h >> 32, nblocks); bit i inside the block's
+ *				512 bits is bits 9*(i%7) .. 9*(i%7)+8 of g, where g starts
+ *				as remix(h) and becomes remix(g + STEP) after every 7th bit;
+ *	standard:	position i = range64(x_i, nbits), x_0 = h,
+ *				x_{i+1} = remix(x_i + STEP), STEP = 0x9E3779B97F4A7C15.
  *
  * Scalable filters (Almeida et al. 2007): stage i holds capacity * 2^i
- * elements at rate fpr * 2^-(i+1), so the rates sum to less than fpr.  A
- * stage is full when its set-bit count reaches fill_limit, the expected
- * count at its capacity; counting bits rather than adds makes the fill (and
- * so the rate) exact, independent of duplicates, and identical for a
- * serial build and a union of partial builds.
+ * elements at rate fpr * 2^-(i+1), so the rates sum to less than fpr.
+ *
+ * A stage is full when its real false-positive rate, computed from its
+ * bits, reaches 97.5% of its budget; it is sized so that this happens a
+ * little after capacity.  Tracking the rate itself rather than counting
+ * adds makes the promise exact whatever the duplicates and whatever the
+ * luck of a small filter, and gives the same bytes for a serial build and
+ * a union of partial builds:
+ *	standard:	rate = (bits_set / nbits)^k, so full once bits_set reaches
+ *				fill_limit = floor(nbits * (0.975 fpr)^(1/k));
+ *	blocked:	rate = mean over blocks of (popcount / 512)^k; rate_units
+ *				holds sum over blocks of T(popcount), with
+ *				T(c) = min(2^41, round((c/512)^k / fpr / nblocks * 2^40)),
+ *				kept up to date on every add, so rate / fpr =
+ *				rate_units / 2^40 and full once that reaches 0.975.
  */
 #ifndef BLOOM_H
 #define BLOOM_H
@@ -50,12 +61,19 @@ typedef struct BloomStage
 	uint64_t	offset;			/* byte offset of the bits from value start */
 	uint64_t	nbits;			/* multiple of 64 (standard) or 512 (blocked) */
 	uint64_t	capacity;		/* elements this stage is designed for */
-	uint64_t	fill_limit;		/* full once bits_set reaches this */
+	uint64_t	fill_limit;		/* standard: full once bits_set reaches this;
+								 * blocked: nbits */
 	uint64_t	bits_set;		/* popcount of this stage's bits */
+	uint64_t	rate_units;		/* blocked: sum of T(popcount) over blocks;
+								 * standard: 0 */
 	double		fpr;			/* design rate of this stage */
 	uint32_t	nhashes;		/* k */
 	uint32_t	reserved;		/* must be zero */
 } BloomStage;
+
+#define BLOOM_RATE_ONE		(UINT64_C(1) << 40)	/* rate_units at rate == fpr */
+#define BLOOM_RATE_CAP		(UINT64_C(1) << 41)	/* T(c) never exceeds this */
+#define BLOOM_RATE_LIMIT	(BLOOM_RATE_ONE / 40 * 39)	/* 0.975: full */
 
 typedef struct BloomFilter
 {

@@ -311,11 +311,13 @@ bloom_info(PG_FUNCTION_ARGS)
 		const BloomStage *st = &f->stages[i];
 
 		appendStringInfo(&s, "%s{\"bits\": %llu, \"hashes\": %u, \"capacity\": %llu, "
-						 "\"fpr\": %.17g, \"bits_set\": %llu, \"fill_limit\": %llu}",
+						 "\"fpr\": %.17g, \"bits_set\": %llu, \"fill_limit\": %llu, \"rate_used\": %.6f}",
 						 i ? ", " : "", (unsigned long long) st->nbits, st->nhashes,
 						 (unsigned long long) st->capacity, st->fpr,
 						 (unsigned long long) st->bits_set,
-						 (unsigned long long) st->fill_limit);
+						 (unsigned long long) st->fill_limit,
+						 f->layout == BLOOM_LAYOUT_BLOCKED ? (double) st->rate_units / (double) BLOOM_RATE_ONE
+						 : pow((double) st->bits_set / (double) st->nbits, (double) st->nhashes) / st->fpr);
 	}
 	appendStringInfoString(&s, "]}");
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
