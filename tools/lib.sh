@@ -25,6 +25,20 @@ ensure_deps() {
 		as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 	fi
 	PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/$PG_MAJOR/bin/pg_config}
+	# BLOOMFILTER_PGROOT: a private, relocated copy of the PostgreSQL
+	# installation to install into and run from, so several work trees can
+	# build and test at once without sharing /usr/lib/postgresql.
+	if [ -n "${BLOOMFILTER_PGROOT:-}" ]; then
+		local r=$BLOOMFILTER_PGROOT
+		if [ ! -x "$r/usr/lib/postgresql/$PG_MAJOR/bin/postgres" ]; then
+			log "making private PostgreSQL root $r"
+			mkdir -p "$r/usr/lib/postgresql" "$r/usr/share/postgresql"
+			cp -a "/usr/lib/postgresql/$PG_MAJOR" "$r/usr/lib/postgresql/"
+			cp -a "/usr/share/postgresql/$PG_MAJOR" "$r/usr/share/postgresql/"
+			chmod 755 "$r"
+		fi
+		PG_CONFIG=$r/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
+	fi
 	export PG_CONFIG
 	PG_BINDIR=$("$PG_CONFIG" --bindir)
 	export PG_BINDIR
@@ -33,7 +47,11 @@ ensure_deps() {
 build_and_install() {
 	log "building and installing bloomfilter"
 	make -s PG_CONFIG="$PG_CONFIG" -j2 >/dev/null
-	as_root make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+	if [ -n "${BLOOMFILTER_PGROOT:-}" ]; then
+		make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+	else
+		as_root make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+	fi
 }
 
 # PostgreSQL refuses to run as root: when we are root, make an unprivileged
