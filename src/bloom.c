@@ -356,11 +356,7 @@ rate_table(const BloomStage *s)
 static inline int
 block_popcount(const uint64_t *w)
 {
-	int			c = 0;
-
-	for (int j = 0; j < 8; j++)
-		c += bf_popcount64(w[j]);
-	return c;
+	return bf_popcount_block(w);
 }
 
 /* rate_units of a blocked stage from its bits (saturating) */
@@ -764,10 +760,8 @@ bloom_estimate_fpr(const BloomFilter *f)
 
 			for (uint64_t b = 0; b < nblocks; b++)
 			{
-				int			c = 0;
+				int			c = bf_popcount_block(w + b * 8);
 
-				for (int j = 0; j < 8; j++)
-					c += bf_popcount64(w[b * 8 + j]);
 				if (c)
 					sum += pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes);
 			}
