@@ -183,7 +183,7 @@ pgbf_to_bytea(FunctionCallInfo fcinfo)
 /* ---- elements ---- */
 
 uint64
-pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
+pgbf_hash_datum_slow(Datum d, PgbfElem kind, uint64 seed)
 {
 	switch (kind)
 	{

@@ -53,7 +53,28 @@ typedef enum PgbfElem
 	PGBF_ELEM_UUID				/* uuid: its 16 bytes */
 } PgbfElem;
 
-extern uint64 pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed);
+extern uint64 pgbf_hash_datum_slow(Datum d, PgbfElem kind, uint64 seed);
+
+/*
+ * The hash of one element.  Text in a scan row is almost always a short
+ * in-line varlena: hash its bytes where they are, without the detoast call;
+ * compressed or out-of-line values take the slow path (detoasted first:
+ * never hash compressed bytes).
+ */
+static inline uint64
+pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
+{
+	if (kind == PGBF_ELEM_BYTES)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+		if (VARATT_IS_SHORT(v))
+			return bf_hash_bytes(VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT, seed);
+		if (VARATT_IS_4B_U(v))
+			return bf_hash_bytes(VARDATA(v), VARSIZE(v) - VARHDRSZ, seed);
+	}
+	return pgbf_hash_datum_slow(d, kind, seed);
+}
 
 static inline uint64
 pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
