@@ -36,3 +36,8 @@ test:
 
 demo:
 	bash tools/run-demo.sh
+
+# the benchmarks of bench/README.md (BENCH_SCALE, BENCH_RUNS)
+.PHONY: bench
+bench:
+	bash bench/run.sh

@@ -56,6 +56,28 @@ BEGIN
 END
 $$;
 
+-- sanity (the smoke test relies on it): no false negatives, and the
+-- batch add builds the same bytes as the aggregate
+DO $$
+DECLARE
+	r record;
+	fn bigint;
+	n bigint := (SELECT count(*) FROM members);
+BEGIN
+	FOR r IN SELECT * FROM bench.types LOOP
+		EXECUTE format('SELECT count(*) FROM members WHERE NOT %s((SELECT f FROM bench.f_%s WHERE id = 1), url)',
+					   r.contains_fn, r.t) INTO fn;
+		IF fn <> 0 THEN
+			RAISE EXCEPTION '% has % false negatives', r.t, fn;
+		END IF;
+	END LOOP;
+	IF (SELECT bloom_add(bloom_create(n, 0.01), a)::bytea FROM arr) <>
+	   (SELECT bloom_agg(url, n, 0.01)::bytea FROM members) THEN
+		RAISE EXCEPTION 'bloom_add(f, text[]) and bloom_agg differ';
+	END IF;
+END
+$$;
+
 -- the queries: name, group, SQL
 DROP TABLE IF EXISTS bench.q;
 CREATE TABLE bench.q (name text PRIMARY KEY, sql text);

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Measure false-positive rates by bits per element (bench/fpr.c) and plot
+# them against theory (bench/fpr.gp -> bench/fpr.png, if gnuplot is there).
+#   bench/fpr.sh [scale]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+srcs=(src/bfcore.c src/bloom.c)
+bin=${TMPDIR:-/tmp}/bloomfilter-fpr.$$
+${CC:-cc} -O2 -std=gnu99 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm
+"$bin" "${1:-1}" >bench/fpr.dat
+rm -f "$bin"
+column -t -s $'\t' bench/fpr.dat 2>/dev/null || cat bench/fpr.dat
+if command -v gnuplot >/dev/null; then
+	gnuplot -e "datafile='bench/fpr.dat'; outfile='bench/fpr.png'" bench/fpr.gp
+	echo "plot: bench/fpr.png"
+else
+	echo "(gnuplot not installed: no plot)"
+fi
