@@ -333,7 +333,7 @@ main(int argc, char **argv)
 {
 	double		scale = argc > 1 ? atof(argv[1]) : 1.0;
 	uint64_t	cold_cap = (uint64_t) (100000000 * scale);
-	int			nprobe = scale >= 1 ? 4000000 : 200000;
+	int			nprobe = scale >= 1 ? 1000000 : 200000;
 	LayoutResult res[2];
 	double		dram;
 	const char *names[2] = {"blocked", "standard"};
