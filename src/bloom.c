@@ -442,8 +442,15 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	}
 }
 
-/* set x's bits in stage i; returns how many were newly set */
-static inline uint32_t
+/*
+ * Set x's bits in stage i, unless that would take the stage's real rate
+ * past its limit (97.5% of its budget): then nothing changes and the
+ * result is -1.  Otherwise the result is how many bits were newly set.
+ * Trying first, rather than stopping after the limit is crossed, keeps
+ * every stage under its budget however coarse one insert is (a tiny
+ * filter's single insert can move its rate by several percent).
+ */
+static inline int
 stage_insert(BloomFilter *f, int i, uint64_t h)
 {
 	BloomStage *s = &f->stages[i];
@@ -456,41 +463,56 @@ stage_insert(BloomFilter *f, int i, uint64_t h)
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
+		uint64_t	trial[8];
 		uint64_t	g = bf_remix(h);
 
+		memcpy(trial, w, sizeof(trial));
 		for (uint32_t j = 0; j < k; j++)
 		{
 			uint32_t	bit = BLOCK_BIT(g, j);
 			uint64_t	m = UINT64_C(1) << (bit & 63);
 
-			added += (w[bit >> 6] & m) == 0;
-			w[bit >> 6] |= m;
+			added += (trial[bit >> 6] & m) == 0;
+			trial[bit >> 6] |= m;
 			NEXT_BLOCK_BITS(g, j);
 		}
 		if (added)
 		{
 			const uint64_t *t = rate_table(s);
-			int			c = block_popcount(w);
+			int			c = block_popcount(trial);
+			uint64_t	delta = t[c] - t[c - added];
 
-			s->rate_units += t[c] - t[c - added];
+			if (s->rate_units + delta > BLOOM_RATE_LIMIT)
+				return -1;
+			memcpy(w, trial, sizeof(trial));
+			s->rate_units += delta;
 		}
 	}
 	else
 	{
 		uint64_t   *w = (uint64_t *) bits;
+		uint64_t	pos[BLOOM_MAX_HASHES];
 		uint64_t	x = h;
+		uint32_t	unset = 0;
 
 		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
 		{
-			uint64_t	pos = bf_range64(x, s->nbits);
-			uint64_t	m = UINT64_C(1) << (pos & 63);
+			pos[j] = bf_range64(x, s->nbits);
+			unset += (w[pos[j] >> 6] & (UINT64_C(1) << (pos[j] & 63))) == 0;
+		}
+		/* unset counts a repeated position twice: an upper bound */
+		if (unset && s->bits_set + unset > s->fill_limit)
+			return -1;
+		for (uint32_t j = 0; j < k; j++)
+		{
+			uint64_t	m = UINT64_C(1) << (pos[j] & 63);
 
-			added += (w[pos >> 6] & m) == 0;
-			w[pos >> 6] |= m;
+			added += (w[pos[j] >> 6] & m) == 0;
+			w[pos[j] >> 6] |= m;
 		}
 	}
 	s->bits_set += added;
-	return added;
+	return (int) added;
 }
 
 bool
@@ -511,17 +533,16 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 {
 	int			last = f->nstages - 1;
 	BloomStage *s = &f->stages[last];
+	int			added;
 
 	for (int i = 0; i < last; i++)
 		if (stage_contains(f, i, h))
 			return BLOOM_PRESENT;
-	if (stage_full(f, s))
-	{
-		if (stage_contains(f, last, h))
-			return BLOOM_PRESENT;
+	added = stage_full(f, s) ? (stage_contains(f, last, h) ? 0 : -1)
+		: stage_insert(f, last, h);
+	if (added < 0)
 		return f->scalable ? BLOOM_NEEDS_STAGE : BLOOM_FULL;
-	}
-	return stage_insert(f, last, h) ? BLOOM_ADDED : BLOOM_PRESENT;
+	return added ? BLOOM_ADDED : BLOOM_PRESENT;
 }
 
 /* ---- validation ---- */
@@ -592,9 +613,12 @@ bloom_check(const void *data, size_t len, char *errbuf)
 						   "bloomfilter value is truncated: stage %d needs %llu bytes at %llu, value has %zu",
 						   i, (unsigned long long) (s->nbits / 8),
 						   (unsigned long long) off, len);
-		if (s->nhashes < 1 || s->nhashes > BLOOM_MAX_HASHES || s->reserved != 0)
+		if (s->nhashes < 1 || s->nhashes > BLOOM_MAX_HASHES)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d has an invalid hash count %u", i, s->nhashes);
+		if (s->reserved != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d reserved field is not zero", i);
 		if (!stage_capacity(f->capacity, f->scalable ? i : 0, &cap) || s->capacity != cap ||
 			s->fpr != stage_fpr(f->fpr, f->scalable, i))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
