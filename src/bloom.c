@@ -43,55 +43,150 @@ expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
 	return -expm1((double) k * (double) n * log1p(-1.0 / (double) nbits));
 }
 
-double
-bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
+/*
+ * Exact expected rate of one 512-bit block after t bit-sets at uniform
+ * random positions (with repeats), probed by k uniform positions:
+ * E[(c/512)^k] over the occupancy distribution of c, by the exact
+ * dynamic programme over t.  It depends only on (k, t), so each k's table
+ * is computed once per process (a few ms) and kept.
+ */
+#define BLOCK_T_MAX 8192
+
+static double block_rate_tab[BLOOM_MAX_HASHES + 1][BLOCK_T_MAX + 1];
+static double block_rate2_tab[BLOOM_MAX_HASHES + 1][BLOCK_T_MAX + 1];
+static bool block_rate_done[BLOOM_MAX_HASHES + 1];
+
+/* also fills block_rate2_tab[k]: E[(c/512)^2k], for the variance */
+static const double *
+block_rates(uint32_t k)
+{
+	if (!block_rate_done[k])
+	{
+		double		occ[BLOOM_BLOCK_BITS + 1];
+		double		pw[BLOOM_BLOCK_BITS + 1];
+		double	   *r = block_rate_tab[k];
+		double	   *r2 = block_rate2_tab[k];
+
+		for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
+		{
+			pw[c] = pow((double) c / BLOOM_BLOCK_BITS, (double) k);
+			occ[c] = 0.0;
+		}
+		occ[0] = 1.0;
+		for (int t = 0; t <= BLOCK_T_MAX; t++)
+		{
+			int			top = t < BLOOM_BLOCK_BITS ? t : BLOOM_BLOCK_BITS;
+			double		sum = 0.0,
+						sum2 = 0.0;
+
+			for (int c = 1; c <= top; c++)
+			{
+				sum += occ[c] * pw[c];
+				sum2 += occ[c] * pw[c] * pw[c];
+			}
+			r[t] = sum;
+			r2[t] = sum2;
+			/* one more bit-set: stays in c with prob c/512, else c+1 */
+			for (int c = (top + 1 < BLOOM_BLOCK_BITS ? top + 1 : BLOOM_BLOCK_BITS); c >= 1; c--)
+				occ[c] = occ[c] * c / BLOOM_BLOCK_BITS +
+					occ[c - 1] * (BLOOM_BLOCK_BITS - c + 1) / BLOOM_BLOCK_BITS;
+			occ[0] = 0.0;
+		}
+		block_rate_done[k] = true;
+	}
+	return block_rate_tab[k];
+}
+
+/*
+ * Model rate of a stage holding n elements: the expected rate (*mean) and
+ * the standard deviation of the rate a particular filter ends up with
+ * (*sd), which for a blocked filter of few blocks and many hashes is
+ * large: a handful of overloaded blocks dominate.
+ */
+static void
+model_rate(int layout, uint64_t n, uint64_t nbits, uint32_t k, double *mean, double *sd)
 {
 	double		lambda,
 				sum = 0.0,
-				lq,
-				sd;
+				sum2 = 0.0,
+				lsd;
 	uint64_t	nblocks,
 				lo,
 				hi;
+	const double *rates,
+			   *rates2;
 
+	*mean = *sd = 0.0;
 	if (n == 0)
-		return 0.0;
+		return;
 	if (layout == BLOOM_LAYOUT_STANDARD)
-		return pow(expected_fill(n, nbits, k), (double) k);
+	{
+		double		m = (double) nbits;
+		double		t = (double) k * (double) n;
+		double		fill = expected_fill(n, nbits, k);
+		double		var = m * (m - 1) * exp(t * log1p(-2.0 / m)) + m * exp(t * log1p(-1.0 / m))
+			- m * m * exp(2.0 * t * log1p(-1.0 / m));
+
+		*mean = pow(fill, (double) k);
+		/* delta method: rate = (X/m)^k */
+		if (var > 0 && fill > 0)
+			*sd = (double) k * pow(fill, (double) k - 1) * sqrt(var) / m;
+		return;
+	}
 
 	/*
-	 * Blocked: a block's load is Poisson(n / nblocks); a key probes one
-	 * block, so the rate is the mean over loads of that block's rate.
+	 * Blocked: a block's load j is Poisson(n / nblocks); a key probes one
+	 * block, so the rate is the mean over j of the exact block rate after
+	 * k*j bit-sets, and a filter's rate is the mean of nblocks such.
 	 */
+	rates = block_rates(k);
+	rates2 = block_rate2_tab[k];
 	nblocks = nbits / BLOOM_BLOCK_BITS;
 	lambda = (double) n / (double) nblocks;
-	lq = log1p(-1.0 / BLOOM_BLOCK_BITS);
-	sd = sqrt(lambda);
-	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
-	hi = (uint64_t) (lambda + 12 * sd + 24);
+	lsd = sqrt(lambda);
+	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
+	hi = (uint64_t) (lambda + 12 * lsd + 24);
 	for (uint64_t j = lo; j <= hi; j++)
 	{
 		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
-		double		t = (double) k * (double) j;
-		double		fill = -expm1(t * lq);
-		double		mb = BLOOM_BLOCK_BITS;
-		double		var,
-					rate;
+		uint64_t	t = (uint64_t) k * j;
 
-		/*
-		 * A block's rate is E[(c/512)^k] over its set-bit count c, which
-		 * Jensen puts above (E[c]/512)^k; add the second-order term with
-		 * the occupancy variance of t = k*j balls in 512 bins.
-		 */
-		var = mb * (mb - 1) * exp(t * log1p(-2.0 / mb)) + mb * exp(t * lq)
-			- mb * mb * exp(2.0 * t * lq);
-		var = var > 0 ? var / (mb * mb) : 0.0;
-		rate = pow(fill, (double) k);
-		if (fill > 0 && k >= 2)
-			rate += 0.5 * (double) k * (double) (k - 1) * pow(fill, (double) k - 2) * var;
-		sum += p * rate;
+		/* past the table a block is saturated: its rate is 1 to 7 digits */
+		sum += p * (t <= BLOCK_T_MAX ? rates[t] : 1.0);
+		sum2 += p * (t <= BLOCK_T_MAX ? rates2[t] : 1.0);
 	}
-	return sum;
+	*mean = sum;
+	*sd = sum2 > sum * sum ? sqrt((sum2 - sum * sum) / (double) nblocks) : 0.0;
+}
+
+double
+bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
+{
+	double		mean,
+				sd;
+
+	model_rate(layout, n, nbits, k, &mean, &sd);
+	return mean;
+}
+
+/*
+ * What sizing compares with the target: the expected rate with the
+ * sizing margin, and the rate three standard deviations up with the fill
+ * margin, so that a filter fed its capacity reaches it before its stage
+ * is full (refuses or grows) in all but about one case in a thousand.
+ */
+static double
+sizing_rate(int layout, uint64_t n, uint64_t nbits, uint32_t k)
+{
+	double		mean,
+				sd,
+				a,
+				b;
+
+	model_rate(layout, n, nbits, k, &mean, &sd);
+	a = mean / BLOOM_SIZING_MARGIN;
+	b = (mean + 3.0 * sd) / BLOOM_FILL_MARGIN;
+	return a > b ? a : b;
 }
 
 /* best k for a given size: the model rate is unimodal in k */
@@ -112,7 +207,7 @@ best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
 	*best_k = kmin;
 	for (uint32_t k = kmin; k <= kmax; k++)
 	{
-		double		r = bloom_model_fpr(layout, n, nbits, k);
+		double		r = sizing_rate(layout, n, nbits, k);
 
 		if (r < best)
 		{
@@ -133,8 +228,8 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 {
 	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
 	uint64_t	max_units = (BF_MAX_VALUE_BYTES * 8) / unit;
-	double		target = fpr * BLOOM_SIZING_MARGIN;
-	double		ideal_bits = -(double) capacity * log(target) / (M_LN2 * M_LN2);
+	double		target = fpr;
+	double		ideal_bits = -(double) capacity * log(fpr * BLOOM_SIZING_MARGIN) / (M_LN2 * M_LN2);
 	uint64_t	lo,
 				hi;
 	uint32_t	k;

@@ -181,12 +181,21 @@ bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(bloom_contained, bloom_contained_impl)
 
+/*
+ * A union that would overfill a stage happens when both sides filled it:
+ * typically a parallel bloom_agg(x, capacity, fpr) whose capacity is far
+ * below the number of distinct inputs, each worker filling stage 0.
+ */
 static void
 report_incompatible(BfStatus st, const char *errbuf)
 {
+	if (st == BF_ERR_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", errbuf),
+				 errhint("Both filters hold more than their capacity between them. In bloom_agg(x, capacity, fpr) give a capacity at least the number of distinct inputs, or let bloom_agg(x, fpr) size itself.")));
 	ereport(ERROR,
-			(errcode(st == BF_ERR_FULL ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
-					 : ERRCODE_INVALID_PARAMETER_VALUE),
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s", errbuf)));
 }
 
