@@ -13,32 +13,7 @@
 #include "bloomfilter_sql.h"
 #include "pg_common.h"
 
-static BfStatus
-check_bloom(const void *data, size_t len, char *errbuf)
-{
-	return bloom_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_in);
-Datum
-bloomfilter_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_bloom, "bloomfilter");
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_recv);
-Datum
-bloomfilter_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_bloom, "bloomfilter");
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
-Datum
-bloomfilter_from_bytea(PG_FUNCTION_ARGS)
-{
-	return pgbf_from_bytea(fcinfo, check_bloom, "bloomfilter");
-}
+PGBF_INPUT_FUNCS(bloomfilter, bloom_check, "bloomfilter")
 
 /*
  * Check user parameters and return the size of a new filter, raising the
