@@ -7,15 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/*
- * Stages are sized so the model rate at capacity is at most this fraction
- * of the target: the model treats probe positions as independent, which
- * double hashing only approximates, so keep a little headroom.
- */
-#define BLOOM_SIZING_MARGIN 0.95
-
-/* and a stage is full while its model rate is still this far under */
-#define BLOOM_FILL_MARGIN 0.975
 
 /* odd constant (2^64 / golden ratio) between successive remixes */
 #define BLOOM_STEP UINT64_C(0x9E3779B97F4A7C15)
@@ -36,238 +27,36 @@ bloom_layout_name(int layout)
 	return layout == BLOOM_LAYOUT_BLOCKED ? "blocked" : "standard";
 }
 
-/* fraction of bits set after n elements of k positions each, uniform */
-static double
-expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
-{
-	return -expm1((double) k * (double) n * log1p(-1.0 / (double) nbits));
-}
-
-/*
- * Exact expected rate of one 512-bit block after t bit-sets at uniform
- * random positions (with repeats), probed by k uniform positions:
- * E[(c/512)^k] over the occupancy distribution of c, by the exact
- * dynamic programme over t.  It depends only on (k, t), so each k's table
- * is computed once per process (a few ms) and kept.
- */
-#define BLOCK_T_MAX 8192
-
-static double block_rate_tab[BLOOM_MAX_HASHES + 1][BLOCK_T_MAX + 1];
-static double block_rate2_tab[BLOOM_MAX_HASHES + 1][BLOCK_T_MAX + 1];
-static bool block_rate_done[BLOOM_MAX_HASHES + 1];
-
-/* also fills block_rate2_tab[k]: E[(c/512)^2k], for the variance */
-static const double *
-block_rates(uint32_t k)
-{
-	if (!block_rate_done[k])
-	{
-		double		occ[BLOOM_BLOCK_BITS + 1];
-		double		pw[BLOOM_BLOCK_BITS + 1];
-		double	   *r = block_rate_tab[k];
-		double	   *r2 = block_rate2_tab[k];
-
-		for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
-		{
-			pw[c] = pow((double) c / BLOOM_BLOCK_BITS, (double) k);
-			occ[c] = 0.0;
-		}
-		occ[0] = 1.0;
-		for (int t = 0; t <= BLOCK_T_MAX; t++)
-		{
-			int			top = t < BLOOM_BLOCK_BITS ? t : BLOOM_BLOCK_BITS;
-			double		sum = 0.0,
-						sum2 = 0.0;
-
-			for (int c = 1; c <= top; c++)
-			{
-				sum += occ[c] * pw[c];
-				sum2 += occ[c] * pw[c] * pw[c];
-			}
-			r[t] = sum;
-			r2[t] = sum2;
-			/* one more bit-set: stays in c with prob c/512, else c+1 */
-			for (int c = (top + 1 < BLOOM_BLOCK_BITS ? top + 1 : BLOOM_BLOCK_BITS); c >= 1; c--)
-				occ[c] = occ[c] * c / BLOOM_BLOCK_BITS +
-					occ[c - 1] * (BLOOM_BLOCK_BITS - c + 1) / BLOOM_BLOCK_BITS;
-			occ[0] = 0.0;
-		}
-		block_rate_done[k] = true;
-	}
-	return block_rate_tab[k];
-}
-
-/*
- * Model rate of a stage holding n elements: the expected rate (*mean) and
- * the standard deviation of the rate a particular filter ends up with
- * (*sd), which for a blocked filter of few blocks and many hashes is
- * large: a handful of overloaded blocks dominate.
- */
-static void
-model_rate(int layout, uint64_t n, uint64_t nbits, uint32_t k, double *mean, double *sd)
-{
-	double		lambda,
-				sum = 0.0,
-				sum2 = 0.0,
-				lsd;
-	uint64_t	nblocks,
-				lo,
-				hi;
-	const double *rates,
-			   *rates2;
-
-	*mean = *sd = 0.0;
-	if (n == 0)
-		return;
-	if (layout == BLOOM_LAYOUT_STANDARD)
-	{
-		double		m = (double) nbits;
-		double		t = (double) k * (double) n;
-		double		fill = expected_fill(n, nbits, k);
-		double		var = m * (m - 1) * exp(t * log1p(-2.0 / m)) + m * exp(t * log1p(-1.0 / m))
-			- m * m * exp(2.0 * t * log1p(-1.0 / m));
-
-		*mean = pow(fill, (double) k);
-		/* delta method: rate = (X/m)^k */
-		if (var > 0 && fill > 0)
-			*sd = (double) k * pow(fill, (double) k - 1) * sqrt(var) / m;
-		return;
-	}
-
-	/*
-	 * Blocked: a block's load j is Poisson(n / nblocks); a key probes one
-	 * block, so the rate is the mean over j of the exact block rate after
-	 * k*j bit-sets, and a filter's rate is the mean of nblocks such.
-	 */
-	rates = block_rates(k);
-	rates2 = block_rate2_tab[k];
-	nblocks = nbits / BLOOM_BLOCK_BITS;
-	lambda = (double) n / (double) nblocks;
-	lsd = sqrt(lambda);
-	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
-	hi = (uint64_t) (lambda + 12 * lsd + 24);
-	for (uint64_t j = lo; j <= hi; j++)
-	{
-		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
-		uint64_t	t = (uint64_t) k * j;
-
-		/* past the table a block is saturated: its rate is 1 to 7 digits */
-		sum += p * (t <= BLOCK_T_MAX ? rates[t] : 1.0);
-		sum2 += p * (t <= BLOCK_T_MAX ? rates2[t] : 1.0);
-	}
-	*mean = sum;
-	*sd = sum2 > sum * sum ? sqrt((sum2 - sum * sum) / (double) nblocks) : 0.0;
-}
-
 double
 bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 {
-	double		mean,
-				sd;
-
-	model_rate(layout, n, nbits, k, &mean, &sd);
-	return mean;
+	return bf_model_fpr_cells(n, nbits, k,
+							  layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0);
 }
 
 /*
- * What sizing compares with the target: the expected rate with the
- * sizing margin, and the rate three standard deviations up with the fill
- * margin, so that a filter fed its capacity reaches it before its stage
- * is full (refuses or grows) in all but about one case in a thousand.
- */
-static double
-sizing_rate(int layout, uint64_t n, uint64_t nbits, uint32_t k)
-{
-	double		mean,
-				sd,
-				a,
-				b;
-
-	model_rate(layout, n, nbits, k, &mean, &sd);
-	a = mean / BLOOM_SIZING_MARGIN;
-	b = (mean + 3.0 * sd) / BLOOM_FILL_MARGIN;
-	return a > b ? a : b;
-}
-
-/* best k for a given size: the model rate is unimodal in k */
-static double
-best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
-{
-	double		ideal = (double) nbits / (double) n * M_LN2;
-	uint32_t	kmin,
-				kmax;
-	double		best = 2.0;
-
-	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
-	kmax = (uint32_t) (ideal + 3);
-	if (kmax > BLOOM_MAX_HASHES)
-		kmax = BLOOM_MAX_HASHES;
-	if (kmin > kmax)
-		kmin = kmax;
-	*best_k = kmin;
-	for (uint32_t k = kmin; k <= kmax; k++)
-	{
-		double		r = sizing_rate(layout, n, nbits, k);
-
-		if (r < best)
-		{
-			best = r;
-			*best_k = k;
-		}
-	}
-	return best;
-}
-
-/*
- * Smallest stage that keeps the model rate at capacity under the target:
- * binary search over whole units (a 64-bit word or a 512-bit block).
+ * Smallest stage that meets fpr at capacity (see bf_cells_geometry for the
+ * margins), in whole 64-bit words (standard) or 512-bit blocks.
  */
 BfStatus
 bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 			   char *errbuf)
 {
 	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
-	uint64_t	max_units = (BF_MAX_VALUE_BYTES * 8) / unit;
-	double		target = fpr;
-	double		ideal_bits = -(double) capacity * log(fpr * BLOOM_SIZING_MARGIN) / (M_LN2 * M_LN2);
-	uint64_t	lo,
-				hi;
 	uint32_t	k;
+	BfStatus	st;
 
-	/* the smallest size that could possibly work, and one that surely does */
-	lo = (uint64_t) (ideal_bits * 0.9 / (double) unit);
-	if (lo < 1)
-		lo = 1;
-	if (lo > max_units)
-		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
-	hi = lo;
-	while (best_rate(layout, capacity, hi * unit, &k) > target)
-	{
-		if (hi >= max_units)
-			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
-		lo = hi;
-		hi = hi * 2 > max_units ? max_units : hi * 2;
-	}
-	/* invariant: hi works; lo does not (or lo == hi) */
-	while (lo + 1 < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (best_rate(layout, capacity, mid * unit, &k) <= target)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	if (lo != hi && best_rate(layout, capacity, lo * unit, &k) <= target)
-		hi = lo;
-	g->nbits = hi * unit;
-	(void) best_rate(layout, capacity, g->nbits, &k);
+	st = bf_cells_geometry(layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0,
+						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr,
+						   &g->nbits, &k, errbuf);
+	if (st != BF_OK)
+		return st;
 	g->nhashes = k;
 
 	/* see bloom.h: standard stages are full at an exact set-bit count */
 	if (layout == BLOOM_LAYOUT_STANDARD)
 		g->fill_limit = (uint64_t) floor((double) g->nbits *
-										 pow(fpr * BLOOM_FILL_MARGIN, 1.0 / (double) k));
+										 pow(fpr * BF_FILL_MARGIN, 1.0 / (double) k));
 	else
 		g->fill_limit = g->nbits;
 	if (g->fill_limit < 1)

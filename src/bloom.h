@@ -53,7 +53,7 @@
 #define BLOOM_LAYOUT_BLOCKED	1
 #define BLOOM_BLOCK_BITS		512
 #define BLOOM_MAX_STAGES		48
-#define BLOOM_MAX_HASHES		64
+#define BLOOM_MAX_HASHES		BF_MAX_HASHES
 #define BLOOM_GROWTH			2	/* capacity multiplier per stage */
 #define BLOOM_TIGHTENING		0.5 /* rate multiplier per stage */
 
