@@ -3,7 +3,7 @@
  *		Measured false-positive rate against theory, by bits per element,
  *		for every filter type and layout in the core.
  *
- *	cc -O2 -Isrc bench/fpr.c src/bfcore.c src/bloom.c -lm -o fpr
+ *	bench/fpr.sh [scale]     (compiles this with every plain-C src/*.c)
  *	./fpr [scale] > fpr.dat		(bench/fpr.gp plots it)
  *
  * For each target rate the filter is built the way the extension builds

@@ -4,7 +4,8 @@
 #   bench/fpr.sh [scale]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-srcs=(src/bfcore.c src/bloom.c)
+# the core: every src/*.c that is plain C (no postgres.h), see DEVELOPING.md
+mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 bin=${TMPDIR:-/tmp}/bloomfilter-fpr.$$
 ${CC:-cc} -O2 -std=gnu99 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm
 "$bin" "${1:-1}" >bench/fpr.dat

@@ -3,7 +3,7 @@
  *		Microbenchmark of the plain-C filter core: no PostgreSQL, no fmgr,
  *		just the code every SQL call ends up in.
  *
- *	cc -O2 -Isrc bench/micro.c src/bfcore.c src/bloom.c -lm -o micro
+ *	bench/micro.sh [scale]   (compiles this with every plain-C src/*.c)
  *	./micro [scale]		scale 1 (default): cold filters of 100M capacity;
  *						make test runs it at 0.01
  *

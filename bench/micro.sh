@@ -3,7 +3,8 @@
 # (with -O2 like the extension; the core files it links are the module's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-srcs=(src/bfcore.c src/bloom.c)
+# the core: every src/*.c that is plain C (no postgres.h), see DEVELOPING.md
+mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 out=${TMPDIR:-/tmp}/bloomfilter-micro.$$
 ${CC:-cc} -O2 -std=gnu99 -Isrc -o "$out" bench/micro.c "${srcs[@]}" -lm
 "$out" "${1:-1}"
