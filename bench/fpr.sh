@@ -10,7 +10,8 @@ bin=${TMPDIR:-/tmp}/bloomfilter-fpr.$$
 ${CC:-cc} -O2 -std=gnu99 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm
 "$bin" "${1:-1}" >bench/fpr.dat
 rm -f "$bin"
-column -t -s $'\t' bench/fpr.dat 2>/dev/null || cat bench/fpr.dat
+grep '^#' bench/fpr.dat
+grep -v '^#' bench/fpr.dat | { column -t -s $'\t' 2>/dev/null || cat; }
 if command -v gnuplot >/dev/null; then
 	gnuplot -e "datafile='bench/fpr.dat'; outfile='bench/fpr.png'" bench/fpr.gp
 	echo "plot: bench/fpr.png"

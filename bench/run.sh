@@ -51,6 +51,9 @@ scale=${BENCH_SCALE:-1}
 mkdir -p bench/results
 out=bench/results/latest.txt
 t0=$(date +%s)
+# CPU time the hypervisor gave to others (steal) and load: a shared VM
+# makes every figure here slower, memory-bound ones most
+read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
 {
 	echo "bloomfilter benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), BENCH_SCALE=$scale BENCH_RUNS=${BENCH_RUNS:-5}"
 	echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
@@ -67,5 +70,8 @@ t0=$(date +%s)
 	echo "== false-positive rate (bench/fpr.c, plotted in bench/fpr.png) =="
 	bash bench/fpr.sh "$scale"
 	echo
-	echo "total wall time: $(($(date +%s) - t0)) s"
+	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ </proc/stat
+	tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 + sq0 + st0)))
+	echo "total wall time: $(($(date +%s) - t0)) s; CPU steal during the run: $((100 * (st1 - st0) / (tot > 0 ? tot : 1)))%;" \
+		"load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 } 2>&1 | tee "$out"

@@ -34,7 +34,7 @@ require_agg(FunctionCallInfo fcinfo)
  * its stages, are exactly those of a row-by-row build), prefetching the
  * block each will set a few hashes ahead.
  */
-#define BLOOM_PREFETCH_AHEAD 8
+#define BLOOM_PREFETCH_AHEAD 16
 
 static void
 bloom_flush(PgbfPending *p)

@@ -132,8 +132,8 @@ bloom_add_array(PG_FUNCTION_ARGS)
 	/* in order (same bytes as one by one), loading a few blocks ahead */
 	for (int i = 0; i < n; i++)
 	{
-		if (i + 8 < n)
-			bloom_prefetch_add(f, hashes[i + 8]);
+		if (i + 16 < n)
+			bloom_prefetch_add(f, hashes[i + 16]);
 		f = pgbf_bloom_add(f, hashes[i], CurrentMemoryContext, true);
 	}
 	pfree(hashes);

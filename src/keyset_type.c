@@ -52,7 +52,7 @@ slots_for(uint64 count)
  * The home slots are prefetched a few hashes ahead: a keyset of millions of
  * hashes is far bigger than the caches.
  */
-#define KEYSET_PREFETCH_AHEAD 8
+#define KEYSET_PREFETCH_AHEAD 16
 
 static void
 keyset_flush(PgbfPending *p)
