@@ -46,6 +46,18 @@ expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
 double
 bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 {
+	return bloom_model_fpr_cells(n, nbits, k,
+								 layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0);
+}
+
+/*
+ * The model in terms of cells (bits, or counters of a counting filter:
+ * a probe fails on a zero cell either way), so every blocked structure
+ * shares it whatever its block holds.  block_cells == 0: standard layout.
+ */
+double
+bloom_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+{
 	double		lambda,
 				sum = 0.0,
 				lq,
@@ -56,16 +68,16 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 
 	if (n == 0)
 		return 0.0;
-	if (layout == BLOOM_LAYOUT_STANDARD)
-		return pow(expected_fill(n, nbits, k), (double) k);
+	if (block_cells == 0)
+		return pow(expected_fill(n, ncells, k), (double) k);
 
 	/*
 	 * Blocked: a block's load is Poisson(n / nblocks); a key probes one
 	 * block, so the rate is the mean over loads of that block's rate.
 	 */
-	nblocks = nbits / BLOOM_BLOCK_BITS;
+	nblocks = ncells / block_cells;
 	lambda = (double) n / (double) nblocks;
-	lq = log1p(-1.0 / BLOOM_BLOCK_BITS);
+	lq = log1p(-1.0 / (double) block_cells);
 	sd = sqrt(lambda);
 	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
 	hi = (uint64_t) (lambda + 12 * sd + 24);
@@ -74,14 +86,14 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
 		double		t = (double) k * (double) j;
 		double		fill = -expm1(t * lq);
-		double		mb = BLOOM_BLOCK_BITS;
+		double		mb = (double) block_cells;
 		double		var,
 					rate;
 
 		/*
-		 * A block's rate is E[(c/512)^k] over its set-bit count c, which
-		 * Jensen puts above (E[c]/512)^k; add the second-order term with
-		 * the occupancy variance of t = k*j balls in 512 bins.
+		 * A block's rate is E[(c/B)^k] over its non-zero cell count c,
+		 * which Jensen puts above (E[c]/B)^k; add the second-order term
+		 * with the occupancy variance of t = k*j balls in B bins.
 		 */
 		var = mb * (mb - 1) * exp(t * log1p(-2.0 / mb)) + mb * exp(t * lq)
 			- mb * mb * exp(2.0 * t * lq);
@@ -96,9 +108,9 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 
 /* best k for a given size: the model rate is unimodal in k */
 static double
-best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
+best_rate(uint32_t block_cells, uint64_t n, uint64_t ncells, uint32_t *best_k)
 {
-	double		ideal = (double) nbits / (double) n * M_LN2;
+	double		ideal = (double) ncells / (double) n * M_LN2;
 	uint32_t	kmin,
 				kmax;
 	double		best = 2.0;
@@ -112,7 +124,7 @@ best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
 	*best_k = kmin;
 	for (uint32_t k = kmin; k <= kmax; k++)
 	{
-		double		r = bloom_model_fpr(layout, n, nbits, k);
+		double		r = bloom_model_fpr_cells(n, ncells, k, block_cells);
 
 		if (r < best)
 		{
@@ -124,16 +136,15 @@ best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
 }
 
 /*
- * Smallest stage that keeps the model rate at capacity under the target:
- * binary search over whole units (a 64-bit word or a 512-bit block).
+ * Smallest array of whole units (a 64-bit word, or a block of block_cells
+ * cells) whose model rate at capacity is at most target, and its best k:
+ * binary search.  Shared by bloomfilter stages and countingbloom.
  */
 BfStatus
-bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
-			   char *errbuf)
+bloom_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+					 uint64_t capacity, double target, uint64_t *ncells,
+					 uint32_t *nhashes, char *errbuf)
 {
-	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
-	uint64_t	max_units = (BF_MAX_VALUE_BYTES * 8) / unit;
-	double		target = fpr * BLOOM_SIZING_MARGIN;
 	double		ideal_bits = -(double) capacity * log(target) / (M_LN2 * M_LN2);
 	uint64_t	lo,
 				hi;
@@ -146,7 +157,7 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 	if (lo > max_units)
 		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
 	hi = lo;
-	while (best_rate(layout, capacity, hi * unit, &k) > target)
+	while (best_rate(block_cells, capacity, hi * unit, &k) > target)
 	{
 		if (hi >= max_units)
 			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
@@ -158,21 +169,37 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (best_rate(layout, capacity, mid * unit, &k) <= target)
+		if (best_rate(block_cells, capacity, mid * unit, &k) <= target)
 			hi = mid;
 		else
 			lo = mid;
 	}
-	if (lo != hi && best_rate(layout, capacity, lo * unit, &k) <= target)
+	if (lo != hi && best_rate(block_cells, capacity, lo * unit, &k) <= target)
 		hi = lo;
-	g->nbits = hi * unit;
-	(void) best_rate(layout, capacity, g->nbits, &k);
-	g->nhashes = k;
+	*ncells = hi * unit;
+	(void) best_rate(block_cells, capacity, *ncells, &k);
+	*nhashes = k;
+	return BF_OK;
+}
+
+/* Smallest stage that keeps the model rate at capacity under the target. */
+BfStatus
+bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
+			   char *errbuf)
+{
+	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
+	BfStatus	st;
+
+	st = bloom_cells_geometry(layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0,
+							  unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity,
+							  fpr * BLOOM_SIZING_MARGIN, &g->nbits, &g->nhashes, errbuf);
+	if (st != BF_OK)
+		return st;
 
 	/* see bloom.h: standard stages are full at an exact set-bit count */
 	if (layout == BLOOM_LAYOUT_STANDARD)
 		g->fill_limit = (uint64_t) floor((double) g->nbits *
-										 pow(fpr * BLOOM_FILL_MARGIN, 1.0 / (double) k));
+										 pow(fpr * BLOOM_FILL_MARGIN, 1.0 / (double) g->nhashes));
 	else
 		g->fill_limit = g->nbits;
 	if (g->fill_limit < 1)
