@@ -4,6 +4,7 @@
  */
 #include "bfcore.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -246,4 +247,145 @@ bf_base64_decode(const char *src, size_t len, uint8_t *dst)
 		}
 	}
 	return out;
+}
+
+/* ---- the Bloom false-positive model, shared by the bit and counter filters ---- */
+
+/* fraction of bits set after n elements of k positions each, uniform */
+static double
+expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
+{
+	return -expm1((double) k * (double) n * log1p(-1.0 / (double) nbits));
+}
+
+/*
+ * The model in terms of cells (bits, or counters of a counting filter:
+ * a probe fails on a zero cell either way), so every blocked structure
+ * shares it whatever its block holds.  block_cells == 0: standard layout.
+ */
+double
+bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+{
+	double		lambda,
+				sum = 0.0,
+				lq,
+				sd;
+	uint64_t	nblocks,
+				lo,
+				hi;
+
+	if (n == 0)
+		return 0.0;
+	if (block_cells == 0)
+		return pow(expected_fill(n, ncells, k), (double) k);
+
+	/*
+	 * Blocked: a block's load is Poisson(n / nblocks); a key probes one
+	 * block, so the rate is the mean over loads of that block's rate.
+	 */
+	nblocks = ncells / block_cells;
+	lambda = (double) n / (double) nblocks;
+	lq = log1p(-1.0 / (double) block_cells);
+	sd = sqrt(lambda);
+	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
+	hi = (uint64_t) (lambda + 12 * sd + 24);
+	for (uint64_t j = lo; j <= hi; j++)
+	{
+		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
+		double		t = (double) k * (double) j;
+		double		fill = -expm1(t * lq);
+		double		mb = (double) block_cells;
+		double		var,
+					rate;
+
+		/*
+		 * A block's rate is E[(c/B)^k] over its non-zero cell count c,
+		 * which Jensen puts above (E[c]/B)^k; add the second-order term
+		 * with the occupancy variance of t = k*j balls in B bins.
+		 */
+		var = mb * (mb - 1) * exp(t * log1p(-2.0 / mb)) + mb * exp(t * lq)
+			- mb * mb * exp(2.0 * t * lq);
+		var = var > 0 ? var / (mb * mb) : 0.0;
+		rate = pow(fill, (double) k);
+		if (fill > 0 && k >= 2)
+			rate += 0.5 * (double) k * (double) (k - 1) * pow(fill, (double) k - 2) * var;
+		sum += p * rate;
+	}
+	return sum;
+}
+
+/* best k for a given size: the model rate is unimodal in k */
+static double
+best_rate(uint32_t block_cells, uint64_t n, uint64_t ncells, uint32_t *best_k)
+{
+	double		ideal = (double) ncells / (double) n * M_LN2;
+	uint32_t	kmin,
+				kmax;
+	double		best = 2.0;
+
+	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
+	kmax = (uint32_t) (ideal + 3);
+	if (kmax > BF_MAX_HASHES)
+		kmax = BF_MAX_HASHES;
+	if (kmin > kmax)
+		kmin = kmax;
+	*best_k = kmin;
+	for (uint32_t k = kmin; k <= kmax; k++)
+	{
+		double		r = bf_model_fpr_cells(n, ncells, k, block_cells);
+
+		if (r < best)
+		{
+			best = r;
+			*best_k = k;
+		}
+	}
+	return best;
+}
+
+/*
+ * Smallest array of whole units (a 64-bit word, or a block of block_cells
+ * cells) whose model rate at capacity is at most target, and its best k:
+ * binary search.  Shared by bloomfilter stages and countingbloom.
+ */
+BfStatus
+bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+					 uint64_t capacity, double target, uint64_t *ncells,
+					 uint32_t *nhashes, char *errbuf)
+{
+	double		ideal_bits = -(double) capacity * log(target) / (M_LN2 * M_LN2);
+	uint64_t	lo,
+				hi;
+	uint32_t	k;
+
+	/* the smallest size that could possibly work, and one that surely does */
+	lo = (uint64_t) (ideal_bits * 0.9 / (double) unit);
+	if (lo < 1)
+		lo = 1;
+	if (lo > max_units)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+	hi = lo;
+	while (best_rate(block_cells, capacity, hi * unit, &k) > target)
+	{
+		if (hi >= max_units)
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+		lo = hi;
+		hi = hi * 2 > max_units ? max_units : hi * 2;
+	}
+	/* invariant: hi works; lo does not (or lo == hi) */
+	while (lo + 1 < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (best_rate(block_cells, capacity, mid * unit, &k) <= target)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	if (lo != hi && best_rate(block_cells, capacity, lo * unit, &k) <= target)
+		hi = lo;
+	*ncells = hi * unit;
+	(void) best_rate(block_cells, capacity, *ncells, &k);
+	*nhashes = k;
+	return BF_OK;
 }

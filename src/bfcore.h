@@ -139,6 +139,22 @@ bf_align64(uint64_t x)
 	return (x + 63) & ~(uint64_t) 63;
 }
 
+/*
+ * The Bloom false-positive model and size search over cells: bits of a
+ * bloomfilter, counters of a countingbloom (a probe fails on a zero cell
+ * either way), in blocks of block_cells cells (0: standard layout, k
+ * positions across the whole array).  bf_cells_geometry finds the smallest
+ * array of whole units (unit cells each, at most max_units) whose model
+ * rate holding capacity elements is at most target, and its best k.
+ */
+#define BF_MAX_HASHES		64
+extern double bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
+								 uint32_t block_cells);
+extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
+								  uint64_t max_units, uint64_t capacity,
+								  double target, uint64_t *ncells,
+								  uint32_t *nhashes, char *errbuf);
+
 extern int	bf_popcount64(uint64_t x);
 extern uint64_t bf_popcount_bytes(const uint8_t *p, size_t len);
 

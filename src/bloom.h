@@ -52,7 +52,7 @@
 #define BLOOM_LAYOUT_BLOCKED	1
 #define BLOOM_BLOCK_BITS		512
 #define BLOOM_MAX_STAGES		48
-#define BLOOM_MAX_HASHES		64
+#define BLOOM_MAX_HASHES		BF_MAX_HASHES
 #define BLOOM_GROWTH			2	/* capacity multiplier per stage */
 #define BLOOM_TIGHTENING		0.5 /* rate multiplier per stage */
 
@@ -110,17 +110,6 @@ extern const char *bloom_layout_name(int layout);
 /* false-positive rate of a stage geometry holding n elements (model) */
 extern double bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k);
 
-/*
- * The same model and size search over cells (bits, or the counters of a
- * counting filter), blocks of block_cells (0: standard layout): shared
- * with countingbloom, whose 64-byte block holds 128 four-bit counters.
- */
-extern double bloom_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
-									uint32_t block_cells);
-extern BfStatus bloom_cells_geometry(uint32_t block_cells, uint64_t unit,
-									 uint64_t max_units, uint64_t capacity,
-									 double target, uint64_t *ncells,
-									 uint32_t *nhashes, char *errbuf);
 extern BfStatus bloom_geometry(int layout, uint64_t capacity, double fpr,
 							   BloomGeometry *g, char *errbuf);
 
