@@ -88,8 +88,8 @@ add_or_error(CountingBloom *f, uint64 h)
 	if (counting_add_hash(f, h) == COUNTING_FULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("countingbloom is full: it already holds %llu elements, its capacity",
-						(unsigned long long) f->count),
+				 errmsg("countingbloom is full: it holds its capacity of %llu elements",
+						(unsigned long long) f->capacity),
 				 errhint("Remove elements first, or create the filter with a larger capacity.")));
 }
 
