@@ -88,8 +88,9 @@ add_or_error(CountingBloom *f, uint64 h)
 	if (counting_add_hash(f, h) == COUNTING_FULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("countingbloom is full: it holds its capacity of %llu elements",
+				 errmsg("countingbloom is full (capacity %llu)",
 						(unsigned long long) f->capacity),
+				 errdetail("An add past capacity would raise the false-positive rate above the target."),
 				 errhint("Remove elements first, or create the filter with a larger capacity.")));
 }
 
