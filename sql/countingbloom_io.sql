@@ -40,6 +40,9 @@ SELECT bytea(a.f) = bytea(b.f) AS binary_copy_round_trip FROM cio a, cio_copy b;
 CREATE TEMP TABLE cio_bad AS SELECT set_byte(bytea(f), 44, 99) AS b FROM cio;
 \copy cio_bad TO 'results/countingbloom_bad.bin' (FORMAT binary)
 \copy cio_copy FROM 'results/countingbloom_bad.bin' (FORMAT binary)
+\set VERBOSITY sqlstate
+\copy cio_copy FROM 'results/countingbloom_bad.bin' (FORMAT binary)
+\set VERBOSITY default
 SELECT count(*) AS rows_after_bad_copy FROM cio_copy;
 
 -- malformed text: not base64, or base64 of bytes that are not a filter
@@ -89,4 +92,4 @@ SELECT what, pg_temp.err(format('SELECT %L::bytea::countingbloom', b)) FROM (
 	UNION ALL SELECT 'huge block count', pg_temp.put64(bytea(f), 52, -1) FROM cio
 ) s;
 -- the same checker guards text input
-SELECT pg_temp.err(format('SELECT %L::countingbloom', encode(set_byte(bytea(f), 44, 99), 'base64'))) FROM cio;
+SELECT pg_temp.err(format('SELECT %L::countingbloom', replace(encode(set_byte(bytea(f), 44, 99), 'base64'), E'\n', ''))) FROM cio;
