@@ -25,6 +25,11 @@
  */
 #define COUNTING_MAX_LOAD 64
 
+/*
+ * The blocked Bloom model over 128-counter blocks, searched by the shared
+ * code that sizes bloomfilter stages: one model, so the two types' rates
+ * mean the same thing.
+ */
 BfStatus
 counting_geometry(uint64_t capacity, double fpr, uint64_t *nblocks,
 				  uint32_t *nhashes, char *errbuf)
@@ -41,6 +46,7 @@ counting_geometry(uint64_t capacity, double fpr, uint64_t *nblocks,
 	return BF_OK;
 }
 
+/* bytes of a new filter, so the caller can allocate before counting_init */
 BfStatus
 counting_new_size(uint64_t capacity, double fpr, size_t *size, char *errbuf)
 {
@@ -98,6 +104,7 @@ counting_max_capacity(double fpr)
 	return lo;
 }
 
+/* the exact length a value of this geometry must have */
 size_t
 counting_size(const CountingBloom *f)
 {
@@ -136,6 +143,7 @@ probe_of(const CountingBloom *f, uint64_t h, CountingProbe *p)
 	}
 }
 
+/* counter i of a block: nibble i%2 of byte i/2, low nibble first */
 static inline int
 counter_get(const uint8_t *block, uint32_t cell)
 {
@@ -144,6 +152,7 @@ counter_get(const uint8_t *block, uint32_t cell)
 	return (cell & 1) ? byte >> 4 : byte & 15;
 }
 
+/* v is 0 .. 15: callers never step past the saturation bound */
 static inline void
 counter_set(uint8_t *block, uint32_t cell, int v)
 {
@@ -240,6 +249,7 @@ counting_remove_hash(CountingBloom *f, uint64_t h)
 	return COUNTING_OK;
 }
 
+/* a zero counter proves x is not in; all non-zero says probably in */
 bool
 counting_contains_hash(const CountingBloom *f, uint64_t h)
 {
@@ -265,6 +275,12 @@ counting_count_hash(const CountingBloom *f, uint64_t h)
 
 /* ---- validation ---- */
 
+/*
+ * The one validator of bytes from outside (text, binary, bytea): every
+ * field that sizes a loop or an offset is checked against the value's real
+ * length before anything reads the counters.  Counters themselves are any
+ * nibble, so they need no check.
+ */
 BfStatus
 counting_check(const void *data, size_t len, char *errbuf)
 {
@@ -321,6 +337,7 @@ counting_check(const void *data, size_t len, char *errbuf)
 
 /* ---- union ---- */
 
+/* counters line up only when every position is derived the same way */
 BfStatus
 counting_check_compatible(const CountingBloom *a, const CountingBloom *b, char *errbuf)
 {
@@ -371,6 +388,10 @@ counting_union_into(CountingBloom *dst, const CountingBloom *b, char *errbuf)
 
 /* ---- estimates ---- */
 
+/*
+ * One pass over the counters for info: nothing is cached in the header,
+ * so a value's header can never disagree with its counters.
+ */
 void
 counting_stats(const CountingBloom *f, CountingStats *st)
 {

@@ -19,6 +19,7 @@
 #include "keyset_sql.h"
 #include "pg_common.h"
 
+/* the one checker every input path (text, binary, bytea) runs */
 static BfStatus
 check_counting(const void *data, size_t len, char *errbuf)
 {
@@ -74,6 +75,7 @@ counting_new(int64 capacity, double fpr)
 	return f;
 }
 
+/* counting_bloom_create(capacity, fpr): sized once, never grows */
 PG_FUNCTION_INFO_V1(counting_bloom_create);
 Datum
 counting_bloom_create(PG_FUNCTION_ARGS)
@@ -94,6 +96,7 @@ add_or_error(CountingBloom *f, uint64 h)
 				 errhint("Remove elements first, or create the filter with a larger capacity.")));
 }
 
+/* a copy: the argument may be a stored value others still read */
 static Datum
 counting_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
@@ -132,6 +135,7 @@ counting_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_remove, counting_remove_impl)
 
+/* as the array add: one copy of f for the whole array */
 PG_FUNCTION_INFO_V1(counting_bloom_remove_array);
 Datum
 counting_bloom_remove_array(PG_FUNCTION_ARGS)
@@ -146,6 +150,7 @@ counting_bloom_remove_array(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(f);
 }
 
+/* probes read the filter detoasted once per query (pgbf_cached_arg) */
 static Datum
 counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
@@ -167,6 +172,7 @@ counting_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contained, counting_contained_impl)
 
+/* the smallest counter: an upper bound of x's multiplicity, at most 15 */
 static Datum
 counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
@@ -177,6 +183,10 @@ counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_count, counting_count_impl)
 
+/*
+ * Counters added into a copy of f; a mismatch of geometry is 22023 with
+ * the reason, a sum past capacity 54000 (as an add past capacity is).
+ */
 PG_FUNCTION_INFO_V1(counting_bloom_union);
 Datum
 counting_bloom_union(PG_FUNCTION_ARGS)
@@ -197,6 +207,7 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
+/* everything a user needs to judge size, load and rate, as jsonb */
 PG_FUNCTION_INFO_V1(counting_bloom_info);
 Datum
 counting_bloom_info(PG_FUNCTION_ARGS)
@@ -228,6 +239,7 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 
 /* ---- counting_bloom_agg ---- */
 
+/* the shared keyset transition, tagged with the type it will build */
 static Datum
 counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
