@@ -25,6 +25,9 @@
  */
 #define COUNTING_MAX_LOAD 64
 
+/* the struct is the documented header: counters start at byte 64 */
+typedef char counting_header_is_64_bytes[(sizeof(CountingBloom) == COUNTING_HEADER_BYTES) ? 1 : -1];
+
 /*
  * The blocked Bloom model over 128-counter blocks, searched by the shared
  * code that sizes bloomfilter stages: one model, so the two types' rates
