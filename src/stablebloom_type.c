@@ -190,6 +190,25 @@ stable_bloom_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
 }
 
+/*
+ * The model's false-negative rate for an element last inserted age
+ * inserts ago (see stable.h): what "forgets" means, as a number.
+ */
+PG_FUNCTION_INFO_V1(stable_bloom_fnr);
+Datum
+stable_bloom_fnr(PG_FUNCTION_ARGS)
+{
+	const StableFilter *f = pgbf_cached_arg(fcinfo, 0);
+	int64		age = PG_GETARG_INT64(1);
+
+	if (age < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("age must be at least 0 (got %lld)", (long long) age)));
+	PG_RETURN_FLOAT8(stable_fnr_after(f->cells, f->hashes, f->decrement, f->cell_bits,
+									  (double) age));
+}
+
 /* ---- aggregates ---- */
 
 static void

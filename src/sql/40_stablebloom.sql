@@ -45,6 +45,10 @@ CREATE FUNCTION stable_bloom_info(f stablebloom) RETURNS jsonb
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_info(stablebloom) IS 'parameters, fill, stable-point false-positive bound and the false-negative rate after N inserts (fnr_after) of a stablebloom';
 
+CREATE FUNCTION stable_bloom_fnr(f stablebloom, age bigint) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_fnr(stablebloom, bigint) IS 'expected false-negative rate for an element last inserted age inserts ago (other elements since)';
+
 -- aggregate support shared by every element type
 CREATE FUNCTION stable_bloom_agg_final(stablebloom) RETURNS stablebloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
