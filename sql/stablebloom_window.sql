@@ -17,7 +17,7 @@ END $$;
 -- a small stream with repeats 20, 120 and 400 rows apart and fresh URLs,
 -- into a filter small enough (3000 cells: memory half-life 202 inserts)
 -- that it also forgets
-CREATE TABLE clicks AS
+CREATE TABLE sb_clicks AS
 SELECT i AS ts,
        CASE i % 4 WHEN 0 THEN 'n' || (i % 20) WHEN 1 THEN 'm' || (i % 120)
                   WHEN 2 THEN 'f' || (i % 400) ELSE 'x' || i END AS url
@@ -30,13 +30,13 @@ SELECT count(*) AS rows,
        count(*) FILTER (WHERE w.seen) AS seen,
        count(*) FILTER (WHERE w.seen IS DISTINCT FROM
            stable_bloom_contains((SELECT stable_bloom_agg(c2.url, 3000, 0.01 ORDER BY c2.ts)
-                                  FROM clicks c2 WHERE c2.ts < w.ts), w.url)) AS mismatches
-FROM (SELECT ts, url, stable_bloom_seen(url, 3000, 0.01) OVER (ORDER BY ts) AS seen FROM clicks) w;
+                                  FROM sb_clicks c2 WHERE c2.ts < w.ts), w.url)) AS mismatches
+FROM (SELECT ts, url, stable_bloom_seen(url, 3000, 0.01) OVER (ORDER BY ts) AS seen FROM sb_clicks) w;
 -- it forgets: repeats far apart are mostly not seen, close ones are
 SELECT gap_bucket, count(*) AS repeats, count(*) FILTER (WHERE seen) AS seen
 FROM (SELECT ts - lag(ts) OVER (PARTITION BY url ORDER BY ts) AS gap,
              stable_bloom_seen(url, 3000, 0.01) OVER (ORDER BY ts) AS seen
-      FROM clicks) w,
+      FROM sb_clicks) w,
      LATERAL (SELECT gap::text AS gap_bucket) b
 WHERE gap IS NOT NULL
 GROUP BY gap_bucket ORDER BY gap_bucket::int;
@@ -78,13 +78,13 @@ ORDER BY ts;
 SELECT bool_and(a IS NOT DISTINCT FROM b) AS defaults_match_explicit
 FROM (SELECT stable_bloom_seen(url) OVER w AS a,
              stable_bloom_seen(url, 1000000, 0.01, 3) OVER w AS b
-      FROM clicks WINDOW w AS (ORDER BY ts)) s;
+      FROM sb_clicks WINDOW w AS (ORDER BY ts)) s;
 
 -- stable_bloom_agg as a window function: the running filter; its last
 -- value is the aggregate over the whole ordered stream
-SELECT bytea(f) = (SELECT bytea(stable_bloom_agg(url, 3000, 0.01 ORDER BY ts)) FROM clicks) AS running_ends_at_agg,
+SELECT bytea(f) = (SELECT bytea(stable_bloom_agg(url, 3000, 0.01 ORDER BY ts)) FROM sb_clicks) AS running_ends_at_agg,
        (stable_bloom_info(f)->>'inserted')::int AS inserted
-FROM (SELECT ts, stable_bloom_agg(url, 3000, 0.01) OVER (ORDER BY ts) AS f FROM clicks) s
+FROM (SELECT ts, stable_bloom_agg(url, 3000, 0.01) OVER (ORDER BY ts) AS f FROM sb_clicks) s
 ORDER BY ts DESC LIMIT 1;
 
 -- zero rows: an empty filter with the parameters asked for, never NULL
@@ -130,4 +130,4 @@ SET max_parallel_workers_per_gather = 0;
 SELECT md5(bytea(stable_bloom_agg(x, 20000, 0.01 ORDER BY ts))) AS serial
 FROM sb_stream;
 
-DROP TABLE clicks, sb_stream;
+DROP TABLE sb_clicks, sb_stream;
