@@ -19,10 +19,10 @@ FROM (SELECT stable_bloom_info(stable_bloom_create(20000, 0.01, 3)) AS i) s;
 -- long past stability), probed with 200,000 keys never inserted.  One
 -- snapshot: the rate is (fraction of non-zero cells)^K for this fill.
 -- Tolerance 15% of the bound: the binomial sd of 200,000 probes at 0.0097
--- is 2.3% of it and the fill's fluctuation between snapshots (sd of the
--- non-zero fraction about 0.35% on 20000 cells, times K = 5) another 2%,
--- so 15% is over 4 combined sd; a wrong K, P or decrement loop moves the
--- rate by far more.
+-- is 2.3% of it, and the fill's fluctuation between snapshots (sd of the
+-- non-zero fraction 0.0035 on 20000 cells, 0.6% of the fill of 0.6, times
+-- K = 5) another 2.9%: 15% is 4 combined sd.  A wrong K, P or decrement
+-- loop moves the rate by far more.
 CREATE TEMP TABLE snap AS
 SELECT stable_bloom_agg(g, 20000, 0.01 ORDER BY g) AS f FROM generate_series(1, 2000000) g;
 SELECT (stable_bloom_info(f)->>'inserted')::bigint AS inserted,
