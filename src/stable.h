@@ -19,7 +19,7 @@
  *	offset	size	field
  *	7		1		hdr.flags	STABLE_FLAG_* below; 0 in every value that
  *								stable_bloom_create/add/agg return
- *	24		8		cells		m, 2 .. STABLE_MAX_CELLS(d)
+ *	24		8		cells		m, 2 .. stable_max_cells(d) (1 GB value)
  *	32		1		cell_bits	d, 1 .. 8
  *	33		1		reserved	must be zero
  *	34		2		hashes		K, 1 .. STABLE_MAX_HASHES, K < m
