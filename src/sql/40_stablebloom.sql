@@ -25,6 +25,10 @@ CREATE TYPE stablebloom (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION stablebloom_in(cstring) IS 'stablebloom from its text form (base64 of its bytes), validated';
+COMMENT ON FUNCTION stablebloom_out(stablebloom) IS 'text form of a stablebloom: base64 of its bytes';
+COMMENT ON FUNCTION stablebloom_recv(internal) IS 'stablebloom from its binary form, validated';
+COMMENT ON FUNCTION stablebloom_send(stablebloom) IS 'binary form of a stablebloom: its bytes';
 COMMENT ON TYPE stablebloom IS 'stable Bloom filter (Deng and Rafiei 2006): duplicate detection over an endless stream; forgets old elements, false-positive rate bounded';
 
 CREATE FUNCTION stablebloom(bytea) RETURNS stablebloom
