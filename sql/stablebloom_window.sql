@@ -4,6 +4,15 @@
 --
 SET max_parallel_workers_per_gather = 0;
 
+-- err(sql): run sql, show its SQLSTATE and message instead of failing
+CREATE FUNCTION pg_temp.err(sql text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE sql;
+	RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
 -- the lines of a plan
 CREATE FUNCTION pg_temp.plan(sql text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
@@ -79,6 +88,25 @@ SELECT bool_and(a IS NOT DISTINCT FROM b) AS defaults_match_explicit
 FROM (SELECT stable_bloom_seen(url) OVER w AS a,
              stable_bloom_seen(url, 1000000, 0.01, 3) OVER w AS b
       FROM sb_clicks WINDOW w AS (ORDER BY ts)) s;
+
+-- batches: stable_bloom_seen(x, start) continues the stream of a stored
+-- filter, and stable_bloom_add(f, array_agg(x ORDER BY ts)) moves the
+-- stored filter on; batch by batch gives exactly the answers and bytes of
+-- one pass over the whole stream
+CREATE TABLE sb_batches AS SELECT g AS ts, (g % 700)::text AS url FROM generate_series(1, 3000) g;
+CREATE TABLE sb_store AS
+SELECT stable_bloom_agg(url, 20000, 0.01 ORDER BY ts) AS f FROM sb_batches WHERE ts <= 1800;
+SELECT count(*) AS batch_rows,
+       count(*) FILTER (WHERE b.seen) AS seen,
+       count(*) FILTER (WHERE b.seen IS DISTINCT FROM w.seen) AS differ_from_one_pass
+FROM (SELECT ts, stable_bloom_seen(url, (SELECT f FROM sb_store)) OVER (ORDER BY ts) AS seen
+      FROM sb_batches WHERE ts > 1800) b
+JOIN (SELECT ts, stable_bloom_seen(url, 20000, 0.01) OVER (ORDER BY ts) AS seen FROM sb_batches) w USING (ts);
+UPDATE sb_store SET f = stable_bloom_add(f, (SELECT array_agg(url ORDER BY ts) FROM sb_batches WHERE ts > 1800));
+SELECT bytea(f) = (SELECT bytea(stable_bloom_agg(url, 20000, 0.01 ORDER BY ts)) FROM sb_batches) AS stored_equals_one_pass
+FROM sb_store;
+SELECT pg_temp.err($$SELECT stable_bloom_seen(x, NULL::stablebloom) OVER () FROM (VALUES ('a')) v(x)$$) AS null_start;
+DROP TABLE sb_batches, sb_store;
 
 -- stable_bloom_agg as a window function: the running filter; its last
 -- value is the aggregate over the whole ordered stream

@@ -221,11 +221,13 @@ require_agg(FunctionCallInfo fcinfo)
 }
 
 /*
- * The state of either aggregate, (state, x [, cells, fpr [, cell_bits]]):
- * the one passed in, or a new one sized from the arguments (defaults 1M
- * cells, 1%, 3 bits).  A new state is allocated in the per-row context:
- * the executor copies it into the aggregate context once, and every later
- * row updates that copy in place.
+ * The state of either aggregate, (state, x [, cells, fpr [, cell_bits]])
+ * or, for stable_bloom_seen, (state, x, start): the one passed in, a copy
+ * of the start filter (so a stream can continue where a stored filter left
+ * off), or a new one sized from the arguments (defaults 1M cells, 1%,
+ * 3 bits).  A new state is allocated in the per-row context: the executor
+ * copies it into the aggregate context once, and every later row updates
+ * that copy in place.
  */
 static StableFilter *
 agg_state(FunctionCallInfo fcinfo)
@@ -237,6 +239,21 @@ agg_state(FunctionCallInfo fcinfo)
 	require_agg(fcinfo);
 	if (!PG_ARGISNULL(0))
 		return (StableFilter *) PG_GETARG_POINTER(0);
+	if (PG_NARGS() == 3)
+	{
+		struct varlena *start;
+		StableFilter *f;
+
+		if (PG_ARGISNULL(2))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("start filter must not be NULL")));
+		start = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
+		f = pgbf_alloc_value(CurrentMemoryContext, VARSIZE(start));
+		memcpy(f, start, VARSIZE(start));
+		f->hdr.flags = 0;
+		return f;
+	}
 	for (int i = 2; i < PG_NARGS(); i++)
 		if (PG_ARGISNULL(i))
 			ereport(ERROR,

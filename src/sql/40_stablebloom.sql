@@ -144,6 +144,15 @@ CREATE AGGREGATE stable_bloom_seen(text, cells bigint, fpr float8, cell_bits int
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE stable_bloom_seen(text, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(text, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(text, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
 
 -- elements of type bytea
 CREATE FUNCTION stable_bloom_add(f stablebloom, x bytea) RETURNS stablebloom
@@ -222,6 +231,15 @@ CREATE AGGREGATE stable_bloom_seen(bytea, cells bigint, fpr float8, cell_bits in
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE stable_bloom_seen(bytea, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(bytea, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bytea, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
 
 -- elements of type bigint
 CREATE FUNCTION stable_bloom_add(f stablebloom, x bigint) RETURNS stablebloom
@@ -300,6 +318,15 @@ CREATE AGGREGATE stable_bloom_seen(bigint, cells bigint, fpr float8, cell_bits i
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE stable_bloom_seen(bigint, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(bigint, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bigint, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
 
 -- elements of type uuid
 CREATE FUNCTION stable_bloom_add(f stablebloom, x uuid) RETURNS stablebloom
@@ -378,3 +405,12 @@ CREATE AGGREGATE stable_bloom_seen(uuid, cells bigint, fpr float8, cell_bits int
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE stable_bloom_seen(uuid, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(uuid, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(uuid, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
