@@ -37,6 +37,12 @@ ensure_deps() {
 			cp -a "/usr/share/postgresql/$PG_MAJOR" "$r/usr/share/postgresql/"
 			chmod 755 "$r"
 		fi
+		# pg_config answers relative to where it is: the headers must be
+		# there too (a link to the system's is enough)
+		if [ ! -e "$r/usr/include/postgresql" ]; then
+			mkdir -p "$r/usr/include"
+			ln -s /usr/include/postgresql "$r/usr/include/postgresql"
+		fi
 		PG_CONFIG=$r/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	fi
 	export PG_CONFIG
