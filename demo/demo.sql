@@ -90,8 +90,9 @@ BEGIN
 			c.new_links - c.alone);
 		COMMIT;
 	END LOOP;
-	RAISE NOTICE '%', format('(new%%: share of links that were new; avoided: share of exact lookups the filter made unnecessary;'
-							 ' fp: false positives caught by the exact tier; lost*: new links the filter alone would have dropped)');
+	RAISE NOTICE '%', 'new%: share of the links that were new; avoided: share of the exact lookups the filter made unnecessary;';
+	RAISE NOTICE '%', 'fp: new links the filter called "probably seen", caught by the exact tier; lost*: new links the same';
+	RAISE NOTICE '%', 'crawler with the filter alone dropped (the same filter makes the same mistakes: caught there, lost here)';
 	RAISE NOTICE '%', format('loop done in %s s', round(extract(epoch FROM clock_timestamp() - started)::numeric, 1));
 END
 $$;
@@ -137,7 +138,9 @@ LATERAL (VALUES
 	(10, 'new links lost', '0 (the exact tier catches every false positive)'),
 	(11, 'filter size', pg_size_pretty(filter_bytes) || ', ' || (bloom_info(f) ->> 'stages')
 		|| ' stages, ' || round(8.0 * filter_bytes / seen_count, 1) || ' bits/URL (started at '
-		|| pg_size_pretty(pg_column_size(bloom_create(10000, 0.01))::bigint) || ')'),
+		|| pg_size_pretty(pg_column_size(bloom_create(10000, 0.01))::bigint) || '; one sized up front for '
+		|| to_char(seen_count, 'FM999,999,999') || ' URLs: '
+		|| pg_size_pretty(pg_column_size(bloom_create(seen_count, 0.01))::bigint) || ')'),
 	(12, 'seen btree index size', pg_size_pretty(index_bytes) || ' ('
 		|| round(index_bytes::numeric / filter_bytes, 1) || 'x the filter; table '
 		|| pg_size_pretty(pg_table_size('seen')) || ')'),
