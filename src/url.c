@@ -31,6 +31,7 @@ put(UrlOut *o, char c)
 		o->overflow = true;
 }
 
+/* the same for a run of bytes: as much as fits, then overflow */
 static void
 put_bytes(UrlOut *o, const char *p, size_t n)
 {
@@ -51,18 +52,21 @@ is_alpha(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
+/* ASCII digits: ports and schemes */
 static inline bool
 is_digit(unsigned char c)
 {
 	return c >= '0' && c <= '9';
 }
 
+/* ASCII case folding: a non-ASCII byte is never changed */
 static inline char
 to_lower(unsigned char c)
 {
 	return (c >= 'A' && c <= 'Z') ? (char) (c + ('a' - 'A')) : (char) c;
 }
 
+/* upper-case hex digits of an escape (6.2.2.1) */
 static inline char
 to_upper(unsigned char c)
 {
