@@ -30,9 +30,25 @@ if ! [[ $DEMO_BATCH =~ ^[0-9]+$ ]] || [ "$DEMO_BATCH" -lt 1 ]; then
 	exit 2
 fi
 
+# clusters of the system's PostgreSQL that are running (Debian's pg_lsclusters)
+online_clusters() {
+	command -v pg_lsclusters >/dev/null 2>&1 || return 0
+	pg_lsclusters -h 2>/dev/null | awk '$4 == "online" { print $1 "/" $2 }'
+}
+
 if [ "${1:-}" != "--run" ]; then
 	started=$(date +%s)
+	before=$(online_clusters)
 	ensure_deps
+	# Installing the server package on Debian creates and starts a "main"
+	# cluster; the demo leaves nothing running, so stop one it caused (and
+	# only such a one: clusters that were running before are not ours).
+	for c in $(online_clusters); do
+		if ! grep -qxF "$c" <<<"$before"; then
+			as_root pg_ctlcluster "${c%/*}" "${c#*/}" stop || true
+			log "stopped cluster $c, started by installing PostgreSQL (pg_ctlcluster ${c%/*} ${c#*/} start to use it)"
+		fi
+	done
 	build_and_install
 	scratch=$(make_scratch)
 	trap 'rm -rf "$scratch"' EXIT
