@@ -146,6 +146,18 @@ bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cell
 	}
 	nblocks = ncells / block_cells;
 	lambda = (double) n / (double) nblocks;
+
+	/*
+	 * Past 64 probes per cell every block is full to within e^-64: the
+	 * rate is 1.  Say so at once, or the sum below would take ~24*sqrt(n)
+	 * steps: hours for a crafted value claiming a capacity near 2^62, in a
+	 * loop no query cancel can reach.
+	 */
+	if ((double) k * lambda > 64.0 * (double) block_cells)
+	{
+		*mean = 1.0;
+		return;
+	}
 	lsd = sqrt(lambda);
 	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
 	hi = (uint64_t) (lambda + 12 * lsd + 24);
