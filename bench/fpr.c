@@ -3,7 +3,7 @@
  *		Measured false-positive rate against theory, by bits per element,
  *		for every filter type and layout in the core.
  *
- *	bench/fpr.sh [scale]     (compiles this with every plain-C src/*.c)
+ *	bench/fpr.sh [scale]     (compiles this with every plain-C core file)
  *	./fpr [scale] > fpr.dat		(bench/fpr.gp plots it)
  *
  * For each target rate the filter is built the way the extension builds
@@ -19,6 +19,18 @@
 
 #include "bfcore.h"
 #include "bloom.h"
+
+/* the other types when their core is in the tree (see micro.c) */
+#if !defined(MICRO_BLOOM_ONLY) && defined(__has_include)
+#if __has_include("counting.h")
+#include "counting.h"
+#define FPR_COUNTING 1
+#endif
+#if __has_include("cuckoo.h")
+#include "cuckoo.h"
+#define FPR_CUCKOO 1
+#endif
+#endif
 
 static uint64_t rng_state = 7;
 
@@ -76,6 +88,59 @@ bloom_point(int layout, double target, uint64_t n, uint64_t probes)
 	free(f);
 }
 
+#ifdef FPR_COUNTING
+/* model: the core's own (blocked 4-bit counters, same maths as bloom) */
+static void
+counting_point(double target, uint64_t n, uint64_t probes)
+{
+	size_t		size;
+	char		errbuf[BF_ERRLEN];
+	CountingBloom *f;
+	uint64_t	fp = 0;
+
+	if (counting_new_size(n, target, &size, errbuf) != BF_OK)
+		return;
+	f = calloc(1, size);
+	counting_init(f, size, n, target, 0);
+	for (uint64_t i = 0; i < n; i++)
+		(void) counting_add_hash(f, key_hash(i));
+	for (uint64_t i = 0; i < probes; i++)
+		fp += counting_contains_hash(f, key_hash(UINT64_C(1) << 40 | i));
+	/* bits per element counts the 4-bit counters' bits */
+	printf("countingbloom\t%g\t%.4f\t%d\t%.6g\t%.6g\t%.6g\n", target,
+		   (double) (counting_size(f) - COUNTING_HEADER_BYTES) * 8 / (double) n, 0,
+		   (double) fp / (double) probes, counting_model_fpr(f, n), counting_model_fpr(f, n));
+	free(f);
+}
+#endif
+
+#ifdef FPR_CUCKOO
+/* model: 2 buckets x load x chance a fingerprint matches */
+static void
+cuckoo_point(double target, uint64_t n, uint64_t probes)
+{
+	size_t		size;
+	char		errbuf[BF_ERRLEN];
+	CuckooFilter *f;
+	uint64_t	fp = 0;
+	uint64_t	nbuckets = cuckoo_buckets_for(n);
+
+	if (nbuckets == 0 || cuckoo_new_size(nbuckets, target, &size, errbuf) != BF_OK)
+		return;
+	f = calloc(1, size);
+	cuckoo_init(f, size, nbuckets, n, target, 0);
+	for (uint64_t i = 0; i < n; i++)
+		if (cuckoo_add_hash(f, key_hash(i)) != CUCKOO_ADDED)
+			break;				/* would grow: measure what it holds */
+	for (uint64_t i = 0; i < probes; i++)
+		fp += cuckoo_contains_hash(f, key_hash(UINT64_C(1) << 40 | i));
+	printf("cuckoofilter\t%g\t%.4f\t%u\t%.6g\t%.6g\t%.6g\n", target,
+		   (double) cuckoo_total_slot_bits(f) / (double) n, f->tables[0].fp_bits,
+		   (double) fp / (double) probes, cuckoo_rate_bound(f), cuckoo_rate_bound(f));
+	free(f);
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
@@ -102,5 +167,15 @@ main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
 			bloom_point(layout, targets[i], n, probes);
 	}
+#ifdef FPR_COUNTING
+	printf("\n\ncountingbloom\ttarget\tbits_per_elem\tk\tmeasured\tmodel\ttextbook\n");
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		counting_point(targets[i], n, probes);
+#endif
+#ifdef FPR_CUCKOO
+	printf("\n\ncuckoofilter\ttarget\tbits_per_elem\tfp_bits\tmeasured\tmodel\tmodel\n");
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		cuckoo_point(targets[i], n, probes);
+#endif
 	return 0;
 }

@@ -5,8 +5,9 @@ if (!exists("datafile")) datafile = 'fpr.dat'
 if (!exists("outfile")) outfile = 'fpr.png'
 set terminal pngcairo size 1000,700 font ",11" noenhanced
 set output outfile
-set title "bloomfilter: measured vs theoretical false-positive rate"
-set xlabel "bits per element (filter bits / elements added, at capacity)"
+set title "measured (points) vs theoretical (lines) false-positive rate, filters filled to capacity"
+set xlabel "bits per element (filter bits / elements added; counting: 4 bits per counter)"
+set xrange [0:64]
 set ylabel "false-positive rate"
 set logscale y
 set format y "%.0e"
