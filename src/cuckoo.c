@@ -51,11 +51,18 @@ cuckoo_table_capacity(uint64_t nbuckets)
 	return nbuckets * CUCKOO_BUCKET_SLOTS * CUCKOO_LOAD_NUM / CUCKOO_LOAD_DEN;
 }
 
+/* chance a stored fingerprint equals a new element's: 2^-f + 2 * 4^-f */
+double
+cuckoo_fp_match(uint32_t fp_bits)
+{
+	return ldexp(1.0, -(int) fp_bits) + ldexp(1.0, 1 - 2 * (int) fp_bits);
+}
+
 double
 cuckoo_worst_rate(uint64_t nbuckets, uint32_t fp_bits)
 {
-	return (2.0 * CUCKOO_BUCKET_SLOTS + 2.0 / (double) nbuckets) /
-		(ldexp(1.0, (int) fp_bits) - 1.0);
+	return (2.0 * CUCKOO_BUCKET_SLOTS + 2.0 / (double) nbuckets) *
+		cuckoo_fp_match(fp_bits);
 }
 
 double
@@ -63,8 +70,7 @@ cuckoo_table_bound(const CuckooTable *t)
 {
 	uint64_t	c = t->count + (t->victim_fp != 0);
 
-	return 2.0 * (double) c / ((double) t->nbuckets *
-							   (ldexp(1.0, (int) t->fp_bits) - 1.0));
+	return 2.0 * (double) c / (double) t->nbuckets * cuckoo_fp_match(t->fp_bits);
 }
 
 double
@@ -79,9 +85,9 @@ cuckoo_rate_bound(const CuckooFilter *f)
 
 /* narrowest fingerprint whose full table stays within budget; 0 if none */
 static uint32_t
-fp_bits_for(uint64_t nbuckets, double budget)
+fp_bits_for(uint64_t nbuckets, double budget, uint32_t min_bits)
 {
-	for (uint32_t b = CUCKOO_MIN_FP_BITS; b <= CUCKOO_MAX_FP_BITS; b++)
+	for (uint32_t b = min_bits; b <= CUCKOO_MAX_FP_BITS; b++)
 		if (cuckoo_worst_rate(nbuckets, b) <= budget)
 			return b;
 	return 0;
@@ -112,7 +118,7 @@ cuckoo_new_size(uint64_t nbuckets, double fpr, size_t *size, char *errbuf)
 
 	if (nbuckets < 1 || nbuckets > CUCKOO_MAX_BUCKETS)
 		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "cuckoofilter too large");
-	b = fp_bits_for(nbuckets, first_budget(fpr));
+	b = fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS);
 	if (b == 0)
 		return bf_fail(errbuf, BF_ERR_PARAM,
 					   "fpr %g is too small for a cuckoofilter", fpr);
@@ -148,7 +154,7 @@ cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 	f->fpr = fpr;
 	f->capacity = capacity;
 	fill_table(&f->tables[0], header_size(1), nbuckets,
-			   fp_bits_for(nbuckets, first_budget(fpr)));
+			   fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS));
 }
 
 size_t
@@ -173,7 +179,7 @@ next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *fp_bits)
 	left = f->fpr - sealed_bound(f, n);
 	if (!(left > 0.0))
 		return false;
-	*fp_bits = fp_bits_for(*nbuckets, left / 2.0);
+	*fp_bits = fp_bits_for(*nbuckets, left / 2.0, f->tables[n - 1].fp_bits);
 	return *fp_bits != 0;
 }
 
@@ -283,27 +289,81 @@ table_area_const(const CuckooFilter *f, const CuckooTable *t)
 
 /* ---- hashing ---- */
 
+/*
+ * Fingerprint of width f: the top f bits of remix(h), 0 stored as 1.
+ * Widths only grow from table to table, so equal fingerprints in a later
+ * table mean equal fingerprints in every earlier one.
+ */
 static inline uint64_t
-fingerprint(uint64_t h, uint32_t fp_bits)
+fingerprint(uint64_t g, uint32_t fp_bits)
 {
-	return bf_range64(bf_remix(h), (UINT64_C(1) << fp_bits) - 1) + 1;
+	uint64_t	v = g >> (64 - fp_bits);
+
+	return v ? v : 1;
 }
 
+/* table 0's fingerprint of an element whose table-k fingerprint is fp */
 static inline uint64_t
-alt_bucket(uint64_t i, uint64_t fp, uint64_t nbuckets)
+base_fp(uint64_t fp, uint32_t fp_bits, uint32_t base_bits)
 {
-	uint64_t	hf = bf_range64(bf_remix(fp ^ CUCKOO_ALT_KEY), nbuckets);
+	uint64_t	v = fp >> (fp_bits - base_bits);
 
-	return hf >= i ? hf - i : hf + nbuckets - i;
+	return v ? v : 1;
 }
 
-/* the element's two buckets and fingerprint in table t */
+/* how to find buckets in table k */
+typedef struct CuckooGeom
+{
+	uint64_t	nbuckets;		/* m0 << k */
+	uint64_t	base_buckets;	/* m0 */
+	uint32_t	shift;			/* k */
+	uint32_t	fp_bits;
+	uint32_t	base_bits;		/* table 0's fingerprint width */
+} CuckooGeom;
+
+static inline CuckooGeom
+table_geom(const CuckooFilter *f, int k)
+{
+	CuckooGeom	g;
+
+	g.nbuckets = f->tables[k].nbuckets;
+	g.base_buckets = f->tables[0].nbuckets;
+	g.shift = (uint32_t) k;
+	g.fp_bits = f->tables[k].fp_bits;
+	g.base_bits = f->tables[0].fp_bits;
+	return g;
+}
+
+/*
+ * The other bucket of a fingerprint in bucket i.  A bucket of table k is
+ * (c << k) | t, c in [0, m0) (i1's c is table 0's i1) and t the next k
+ * bits; c moves by the involution c -> (H(b) - c) mod m0, t by t ^ G(b),
+ * both from b = the table-0 fingerprint.  So alt is an involution, works
+ * for any m0, and a bucket pair in table k + 1, shifted right by one, is
+ * the pair in table k: keys that look alike in a later table look alike
+ * in every earlier one (what makes removes safe, see cuckoo.h).
+ */
+static inline uint64_t
+alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
+{
+	uint64_t	b = base_fp(fp, g->fp_bits, g->base_bits);
+	uint64_t	hc = bf_range64(bf_remix(b ^ CUCKOO_ALT_KEY), g->base_buckets);
+	uint64_t	c = i >> g->shift;
+	uint64_t	c2 = hc >= c ? hc - c : hc + g->base_buckets - c;
+	uint64_t	t = i & ((UINT64_C(1) << g->shift) - 1);
+
+	if (g->shift > 0)
+		t ^= bf_remix(b + CUCKOO_KICK_KEY) >> (64 - g->shift);
+	return (c2 << g->shift) | t;
+}
+
+/* the element's two buckets and fingerprint in a table */
 static inline void
-locate(const CuckooTable *t, uint64_t h, uint64_t *fp, uint64_t *i1, uint64_t *i2)
+locate(const CuckooGeom *g, uint64_t h, uint64_t *fp, uint64_t *i1, uint64_t *i2)
 {
-	*fp = fingerprint(h, t->fp_bits);
-	*i1 = bf_range64(h, t->nbuckets);
-	*i2 = alt_bucket(*i1, *fp, t->nbuckets);
+	*fp = fingerprint(bf_remix(h), g->fp_bits);
+	*i1 = bf_range64(h, g->nbuckets);
+	*i2 = alt_bucket(g, *i1, *fp);
 }
 
 /* slot index of fp in bucket b, or -1 (fp 0 finds a free slot) */
@@ -357,8 +417,10 @@ xorshift64(uint64_t *state)
  * victim slot, never dropped.
  */
 static void
-table_insert(CuckooFilter *f, CuckooTable *t, uint64_t h)
+table_insert(CuckooFilter *f, int k, uint64_t h)
 {
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
 	uint8_t    *area = table_area(f, t);
 	uint32_t	fb = t->fp_bits;
 	uint64_t	fp,
@@ -367,7 +429,7 @@ table_insert(CuckooFilter *f, CuckooTable *t, uint64_t h)
 				i;
 	uint64_t	rng = (h ^ CUCKOO_KICK_KEY) | 1;
 
-	locate(t, h, &fp, &i1, &i2);
+	locate(&g, h, &fp, &i1, &i2);
 	if (bucket_put(area, fb, i1, fp) || bucket_put(area, fb, i2, fp))
 	{
 		t->count++;
@@ -381,7 +443,7 @@ table_insert(CuckooFilter *f, CuckooTable *t, uint64_t h)
 
 		slot_set(area, fb, slot, fp);
 		fp = old;
-		i = alt_bucket(i, fp, t->nbuckets);
+		i = alt_bucket(&g, i, fp);
 		if (bucket_put(area, fb, i, fp))
 		{
 			t->count++;
@@ -399,7 +461,7 @@ cuckoo_add_hash(CuckooFilter *f, uint64_t h)
 
 	if (t->victim_fp != 0)
 		return CUCKOO_NEEDS_TABLE;
-	table_insert(f, t, h);
+	table_insert(f, f->ntables - 1, h);
 	return CUCKOO_ADDED;
 }
 
@@ -418,11 +480,12 @@ cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
 	{
 		const CuckooTable *t = &f->tables[k];
 		const uint8_t *area = table_area_const(f, t);
+		CuckooGeom	g = table_geom(f, k);
 		uint64_t	fp,
 					i1,
 					i2;
 
-		locate(t, h, &fp, &i1, &i2);
+		locate(&g, h, &fp, &i1, &i2);
 		n += bucket_count(area, t->fp_bits, i1, fp);
 		if (i2 != i1)
 			n += bucket_count(area, t->fp_bits, i2, fp);
@@ -438,11 +501,12 @@ cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
 	{
 		const CuckooTable *t = &f->tables[k];
 		const uint8_t *area = table_area_const(f, t);
+		CuckooGeom	g = table_geom(f, k);
 		uint64_t	fp,
 					i1,
 					i2;
 
-		locate(t, h, &fp, &i1, &i2);
+		locate(&g, h, &fp, &i1, &i2);
 		if (bucket_find(area, t->fp_bits, i1, fp) >= 0 ||
 			bucket_find(area, t->fp_bits, i2, fp) >= 0 ||
 			victim_matches(t, fp, i1, i2))
@@ -453,15 +517,17 @@ cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
 
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */
 static void
-replace_victim(CuckooFilter *f, CuckooTable *t)
+replace_victim(CuckooFilter *f, int k)
 {
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
 	uint8_t    *area = table_area(f, t);
 	uint64_t	b = t->victim_bucket;
 
 	if (t->victim_fp == 0)
 		return;
 	if (bucket_put(area, t->fp_bits, b, t->victim_fp) ||
-		bucket_put(area, t->fp_bits, alt_bucket(b, t->victim_fp, t->nbuckets),
+		bucket_put(area, t->fp_bits, alt_bucket(&g, b, t->victim_fp),
 				   t->victim_fp))
 	{
 		t->count++;
@@ -482,13 +548,14 @@ cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
 	{
 		CuckooTable *t = &f->tables[k];
 		uint8_t    *area = table_area(f, t);
+		CuckooGeom	g = table_geom(f, k);
 		uint64_t	fp,
 					i1,
 					i2,
 					b;
 		int			s;
 
-		locate(t, h, &fp, &i1, &i2);
+		locate(&g, h, &fp, &i1, &i2);
 		b = i1;
 		s = bucket_find(area, t->fp_bits, i1, fp);
 		if (s < 0)
@@ -500,7 +567,7 @@ cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
 		{
 			slot_set(area, t->fp_bits, b * CUCKOO_BUCKET_SLOTS + s, 0);
 			t->count--;
-			replace_victim(f, t);
+			replace_victim(f, k);
 			return true;
 		}
 		if (victim_matches(t, fp, i1, i2))
@@ -560,7 +627,8 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d starts at byte %llu, expected %llu",
 						   k, (unsigned long long) t->offset, (unsigned long long) off);
-		if (fb < CUCKOO_MIN_FP_BITS || fb > CUCKOO_MAX_FP_BITS || t->reserved != 0)
+		if (fb < CUCKOO_MIN_FP_BITS || fb > CUCKOO_MAX_FP_BITS || t->reserved != 0 ||
+			(k > 0 && fb < f->tables[k - 1].fp_bits))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d has an invalid fingerprint width %u", k, fb);
 		if (t->nbuckets < 1 || t->nbuckets > CUCKOO_MAX_BUCKETS ||

@@ -22,21 +22,36 @@
  *					each, bit-packed little-endian (slot s of bucket b is
  *					bits (4b + s) * fp_bits .. + fp_bits - 1 of the area,
  *					bit j of the area is bit j%8 of byte j/8), then zero
- *					bits up to CUCKOO_AREA_BYTES (whole 8-byte words plus
+ *					bits to the end of the area (whole 8-byte words plus
  *					one spare word, so every slot is one unaligned 8-byte
  *					load).  Tables follow each other; the value ends
  *					exactly after the last one.
  *
  * Fingerprint 0 marks an empty slot; stored fingerprints are 1 .. 2^f - 1.
  *
- * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed).  In a
- * table of m buckets and f-bit fingerprints:
- *	fp = range64(remix(h), 2^f - 1) + 1
+ * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed), g =
+ * remix(h).  In table k (m = m0 * 2^k buckets, f-bit fingerprints; m0 and
+ * f0 are table 0's):
+ *	fp = top f bits of g, or 1 if those are all zero
+ *	b  = fp >> (f - f0), or 1 if zero (table 0's fingerprint of the key)
  *	i1 = range64(h, m)
- *	alt(i, fp) = (H(fp) - i) mod m, H(fp) = range64(remix(fp ^ ALT_KEY), m)
- *	i2 = alt(i1, fp), and alt(i2, fp) = i1: an involution, so a stored
- *	fingerprint can move between its two buckets without its key, for any
- *	m (not only powers of two), so tables can be sized for ~95% load.
+ *	alt(i, fp) = (((H(b) - (i >> k)) mod m0) << k) | ((i mod 2^k) ^ G_k(b)),
+ *		H(b) = range64(remix(b ^ ALT_KEY), m0), G_k(b) = top k bits of
+ *		remix(b + KICK_KEY); i2 = alt(i1, fp).
+ * alt is an involution (alt(i2) = i1), so a stored fingerprint moves
+ * between its two buckets without its key, and m0 need not be a power of
+ * two (tables are sized for ~95% load).  Widths never shrink from table to
+ * table and a bucket of table k + 1 shifted right by one is the same
+ * element's bucket in table k, so two keys that share a fingerprint and a
+ * bucket pair in table k + 1 share them in table k too.
+ *
+ * Removes take a copy from the newest table that holds a match.  Because
+ * of the nesting above this never takes an added element's last copy: if
+ * the match in table j belongs to another key y, y matches x in every
+ * earlier table too, and x's own copy (in table j or earlier, as j is the
+ * newest match) now counts for y.  (Removing a key that was never added
+ * but matches by a false positive still takes out someone else's copy,
+ * as in every cuckoo filter.)
  *
  * Victim: an insert that still holds a displaced fingerprint after
  * CUCKOO_MAX_KICKS relocations parks it in the table's victim slot
@@ -46,11 +61,12 @@
  * remove that frees a slot in one of the victim's buckets moves it back.
  *
  * False-positive accounting.  A stored fingerprint matches a key that was
- * never added with probability at most 2 / (m (2^f - 1)) (equal
- * fingerprint, and one of the key's two buckets is the one it sits in;
- * the victim likewise), so a table holding c fingerprints has rate at
- * most bound = 2c / (m (2^f - 1)), and a full one (4m + 1 with the victim)
- * at most worst = 2 (4m + 1) / (m (2^f - 1)).  A lookup searches every
+ * never added with probability at most 2q / m: equal fingerprints, q =
+ * 2^-f + 2 * 4^-f (the sum of squares of the fingerprint distribution,
+ * value 1 being twice as likely), and one of the key's two buckets is the
+ * one it sits in (the victim likewise).  So a table holding c
+ * fingerprints has rate at most bound = 2cq / m, and a full one (4m + 1
+ * with the victim) at most worst = (8 + 2/m) q.  A lookup searches every
  * table, so the filter's rate is at most the sum of its tables' bounds.
  * Only the last table takes inserts and removes only lower a count, so
  * the filter keeps the invariant
@@ -58,9 +74,10 @@
  * and its rate is at most fpr at every load it ever accepts:
  *	table 0:	the narrowest f >= 8 with worst <= fpr * (1 - 1/64) (the
  *				1/64 guarantees room to grow);
- *	table k:	twice the buckets of table k - 1, the narrowest f with
- *				worst <= (fpr - sum of the sealed tables' bounds) / 2, so
- *				half of what is left stays for later tables.
+ *	table k:	twice the buckets of table k - 1, the narrowest f at least
+ *				table k - 1's with worst <= (fpr - sum of the sealed
+ *				tables' bounds) / 2, so half of what is left stays for
+ *				later tables.
  */
 #ifndef CUCKOO_H
 #define CUCKOO_H
@@ -115,6 +132,7 @@ extern uint64_t cuckoo_buckets_for(uint64_t capacity);
 extern uint64_t cuckoo_table_capacity(uint64_t nbuckets);
 
 /* rate bounds (see above) */
+extern double cuckoo_fp_match(uint32_t fp_bits);
 extern double cuckoo_worst_rate(uint64_t nbuckets, uint32_t fp_bits);
 extern double cuckoo_table_bound(const CuckooTable *t);
 extern double cuckoo_rate_bound(const CuckooFilter *f);
