@@ -130,7 +130,8 @@ cuckoo_new_size(uint64_t nbuckets, double fpr, size_t *size, char *errbuf)
 }
 
 static void
-fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t fp_bits)
+fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t shift,
+		   uint32_t fp_bits)
 {
 	t->offset = offset;
 	t->nbuckets = nbuckets;
@@ -138,7 +139,7 @@ fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t fp_bits)
 	t->victim_bucket = 0;
 	t->victim_fp = 0;
 	t->fp_bits = fp_bits;
-	t->reserved = 0;
+	t->shift = shift;
 }
 
 void
@@ -153,7 +154,7 @@ cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 	f->ntables = 1;
 	f->fpr = fpr;
 	f->capacity = capacity;
-	fill_table(&f->tables[0], header_size(1), nbuckets,
+	fill_table(&f->tables[0], header_size(1), nbuckets, 0,
 			   fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS));
 }
 
@@ -165,21 +166,32 @@ cuckoo_size(const CuckooFilter *f)
 	return (size_t) (last->offset + area_bytes(last->nbuckets, last->fp_bits));
 }
 
-/* geometry of the table a grown f would add; false if it cannot grow */
+/*
+ * Geometry of the table a grown f would add; false if it cannot grow.  A
+ * table sealed at least half full is followed by one twice its size; one
+ * sealed early (a key added more often than its two buckets hold) by one
+ * of the same size, so repeated keys do not blow the filter up.
+ */
 static bool
-next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *fp_bits)
+next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *shift, uint32_t *fp_bits)
 {
 	int			n = f->ntables;
+	const CuckooTable *last = &f->tables[n - 1];
+	uint64_t	used = last->count + (last->victim_fp != 0);
 	double		left;
 
-	if (n >= CUCKOO_MAX_TABLES ||
-		f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> n))
+	if (n >= CUCKOO_MAX_TABLES)
 		return false;
-	*nbuckets = f->tables[0].nbuckets << n;
+	*shift = last->shift;
+	if (used * 2 >= last->nbuckets * CUCKOO_BUCKET_SLOTS)
+		(*shift)++;
+	if (*shift > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> *shift))
+		return false;
+	*nbuckets = f->tables[0].nbuckets << *shift;
 	left = f->fpr - sealed_bound(f, n);
 	if (!(left > 0.0))
 		return false;
-	*fp_bits = fp_bits_for(*nbuckets, left / 2.0, f->tables[n - 1].fp_bits);
+	*fp_bits = fp_bits_for(*nbuckets, left / 2.0, last->fp_bits);
 	return *fp_bits != 0;
 }
 
@@ -187,10 +199,11 @@ BfStatus
 cuckoo_grown_size(const CuckooFilter *f, size_t *size, char *errbuf)
 {
 	uint64_t	m;
-	uint32_t	b;
+	uint32_t	b,
+				sh;
 	uint64_t	total;
 
-	if (!next_table(f, &m, &b))
+	if (!next_table(f, &m, &sh, &b))
 		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
 					   "cuckoofilter cannot grow past %d tables at fpr %g",
 					   f->ntables, f->fpr);
@@ -213,9 +226,10 @@ cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
 	int			n = f->ntables;
 	uint64_t	off = header_size(n + 1);
 	uint64_t	m = 0;
-	uint32_t	b = 0;
+	uint32_t	b = 0,
+				sh = 0;
 
-	(void) next_table(f, &m, &b);
+	(void) next_table(f, &m, &sh, &b);
 	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
 	memcpy((char *) buf + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
 		   sizeof(CuckooFilter) - sizeof(uint32_t));
@@ -228,7 +242,7 @@ cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
 		memcpy((char *) buf + off, (const char *) f + f->tables[i].offset, bytes);
 		off += bytes;
 	}
-	fill_table(&nf->tables[n], off, m, b);
+	fill_table(&nf->tables[n], off, m, sh, b);
 	nf->ntables = (uint16_t) (n + 1);
 }
 
@@ -328,7 +342,7 @@ table_geom(const CuckooFilter *f, int k)
 
 	g.nbuckets = f->tables[k].nbuckets;
 	g.base_buckets = f->tables[0].nbuckets;
-	g.shift = (uint32_t) k;
+	g.shift = f->tables[k].shift;
 	g.fp_bits = f->tables[k].fp_bits;
 	g.base_bits = f->tables[0].fp_bits;
 	return g;
@@ -627,12 +641,14 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d starts at byte %llu, expected %llu",
 						   k, (unsigned long long) t->offset, (unsigned long long) off);
-		if (fb < CUCKOO_MIN_FP_BITS || fb > CUCKOO_MAX_FP_BITS || t->reserved != 0 ||
+		if (fb < CUCKOO_MIN_FP_BITS || fb > CUCKOO_MAX_FP_BITS ||
 			(k > 0 && fb < f->tables[k - 1].fp_bits))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d has an invalid fingerprint width %u", k, fb);
 		if (t->nbuckets < 1 || t->nbuckets > CUCKOO_MAX_BUCKETS ||
-			(k > 0 && t->nbuckets != f->tables[k - 1].nbuckets * 2))
+			(k == 0 ? t->shift != 0 :
+			 (t->shift != f->tables[k - 1].shift && t->shift != f->tables[k - 1].shift + 1) ||
+			 t->shift > 40 || t->nbuckets != f->tables[0].nbuckets << t->shift))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d has an invalid bucket count %llu",
 						   k, (unsigned long long) t->nbuckets);

@@ -11,7 +11,8 @@
  * Value layout (after the common BfHeader, see bfcore.h):
  *
  *	offset	size	field
- *	24		2		ntables		1 .. CUCKOO_MAX_TABLES
+ *	24		2		ntables		1 .. CUCKOO_MAX_TABLES (so one key can be
+ *							added about 9 * CUCKOO_MAX_TABLES times)
  *	26		2		reserved	must be zero
  *	28		4		reserved2	must be zero
  *	32		8		fpr			overall false-positive target
@@ -30,20 +31,21 @@
  * Fingerprint 0 marks an empty slot; stored fingerprints are 1 .. 2^f - 1.
  *
  * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed), g =
- * remix(h).  In table k (m = m0 * 2^k buckets, f-bit fingerprints; m0 and
- * f0 are table 0's):
+ * remix(h).  In a table of m = m0 * 2^s buckets (s its shift) and f-bit
+ * fingerprints (m0 and f0 are table 0's):
  *	fp = top f bits of g, or 1 if those are all zero
  *	b  = fp >> (f - f0), or 1 if zero (table 0's fingerprint of the key)
  *	i1 = range64(h, m)
- *	alt(i, fp) = (((H(b) - (i >> k)) mod m0) << k) | ((i mod 2^k) ^ G_k(b)),
- *		H(b) = range64(remix(b ^ ALT_KEY), m0), G_k(b) = top k bits of
+ *	alt(i, fp) = (((H(b) - (i >> s)) mod m0) << s) | ((i mod 2^s) ^ G_s(b)),
+ *		H(b) = range64(remix(b ^ ALT_KEY), m0), G_s(b) = top s bits of
  *		remix(b + KICK_KEY); i2 = alt(i1, fp).
  * alt is an involution (alt(i2) = i1), so a stored fingerprint moves
  * between its two buckets without its key, and m0 need not be a power of
- * two (tables are sized for ~95% load).  Widths never shrink from table to
- * table and a bucket of table k + 1 shifted right by one is the same
- * element's bucket in table k, so two keys that share a fingerprint and a
- * bucket pair in table k + 1 share them in table k too.
+ * two (tables are sized for ~95% load).  Widths and shifts never shrink
+ * from table to table, and a bucket of a table shifted right by the
+ * difference of shifts is the same element's bucket in an earlier table,
+ * so two keys that share a fingerprint and a bucket pair in a later table
+ * share them in every earlier one.
  *
  * Removes take a copy from the newest table that holds a match.  Because
  * of the nesting above this never takes an added element's last copy: if
@@ -74,7 +76,9 @@
  * and its rate is at most fpr at every load it ever accepts:
  *	table 0:	the narrowest f >= 8 with worst <= fpr * (1 - 1/64) (the
  *				1/64 guarantees room to grow);
- *	table k:	twice the buckets of table k - 1, the narrowest f at least
+ *	table k:	twice the buckets of table k - 1 if that was sealed at
+ *				least half full, else as many (it was sealed by a key added
+ *				more often than two buckets hold); the narrowest f at least
  *				table k - 1's with worst <= (fpr - sum of the sealed
  *				tables' bounds) / 2, so half of what is left stays for
  *				later tables.
@@ -87,7 +91,7 @@
 #define CUCKOO_BUCKET_SLOTS		4
 #define CUCKOO_MIN_FP_BITS		8
 #define CUCKOO_MAX_FP_BITS		56	/* slot + bit shift fit in one 64-bit load */
-#define CUCKOO_MAX_TABLES		40
+#define CUCKOO_MAX_TABLES		64
 #define CUCKOO_MAX_KICKS		500
 #define CUCKOO_MAX_BUCKETS		(UINT64_C(1) << 36)
 #define CUCKOO_HEADER_ALIGN		64
@@ -102,12 +106,12 @@
 typedef struct CuckooTable
 {
 	uint64_t	offset;			/* byte offset of the slots from value start */
-	uint64_t	nbuckets;		/* m: table k has nbuckets(0) * 2^k */
+	uint64_t	nbuckets;		/* m = m0 * 2^shift */
 	uint64_t	count;			/* non-empty slots (the victim not included) */
 	uint64_t	victim_bucket;	/* one of the victim's buckets; 0 if none */
 	uint64_t	victim_fp;		/* parked fingerprint, 0 = no victim */
 	uint32_t	fp_bits;		/* f, CUCKOO_MIN_FP_BITS .. CUCKOO_MAX_FP_BITS */
-	uint32_t	reserved;		/* must be zero */
+	uint32_t	shift;			/* s: nbuckets = nbuckets(0) << s */
 } CuckooTable;
 
 typedef struct CuckooFilter

@@ -133,8 +133,8 @@ test_multiset(void)
 	CHECK(cuckoo_total_count(f) == total, "total %llu != model %llu",
 		  (unsigned long long) cuckoo_total_count(f), (unsigned long long) total);
 	check_valid(f, "multiset end");
-	printf("multiset: %d ops, %llu in, %u tables, rate bound %.5f\n", OPS,
-		   (unsigned long long) total, f->ntables, cuckoo_rate_bound(f));
+	printf("multiset: %d ops, %llu in, %u tables, %zu bytes, rate bound %.5f\n", OPS,
+		   (unsigned long long) total, f->ntables, cuckoo_size(f), cuckoo_rate_bound(f));
 	/* empty it: every copy comes out, nothing is left */
 	for (uint32_t k = 0; k < UNIVERSE; k++)
 		while (model[k])
