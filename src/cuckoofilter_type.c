@@ -12,33 +12,8 @@
 #include "cuckoofilter_sql.h"
 #include "pg_common.h"
 
-/* the one checker behind text input, binary receive and the bytea cast */
-static BfStatus
-check_cuckoo(const void *data, size_t len, char *errbuf)
-{
-	return cuckoo_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(cuckoofilter_in);
-Datum
-cuckoofilter_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_cuckoo, "cuckoofilter");
-}
-
-PG_FUNCTION_INFO_V1(cuckoofilter_recv);
-Datum
-cuckoofilter_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_cuckoo, "cuckoofilter");
-}
-
-PG_FUNCTION_INFO_V1(cuckoofilter_from_bytea);
-Datum
-cuckoofilter_from_bytea(PG_FUNCTION_ARGS)
-{
-	return pgbf_from_bytea(fcinfo, check_cuckoo, "cuckoofilter");
-}
+/* text input, binary receive and the bytea cast, all through cuckoo_check */
+PGBF_INPUT_FUNCS(cuckoofilter, cuckoo_check, "cuckoofilter")
 
 /*
  * A new one-table filter of nbuckets buckets, with the contract's errors:
