@@ -270,23 +270,46 @@ store_le64(uint8_t *p, uint64_t w)
 }
 
 static inline uint64_t
+fp_mask(uint32_t fp_bits)
+{
+	return fp_bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << fp_bits) - 1;
+}
+
+/*
+ * A slot is one unaligned 8-byte load, plus the next byte when a wide
+ * fingerprint (over 56 bits) straddles it; the area's spare word keeps
+ * both inside the value.
+ */
+static inline uint64_t
 slot_get(const uint8_t *area, uint32_t fp_bits, uint64_t slot)
 {
 	uint64_t	bit = slot * fp_bits;
+	const uint8_t *p = area + (bit >> 3);
+	uint32_t	sh = (uint32_t) (bit & 7);
+	uint64_t	v = load_le64(p) >> sh;
 
-	return (load_le64(area + (bit >> 3)) >> (bit & 7)) &
-		((UINT64_C(1) << fp_bits) - 1);
+	if (sh + fp_bits > 64)
+		v |= (uint64_t) p[8] << (64 - sh);
+	return v & fp_mask(fp_bits);
 }
 
 static inline void
 slot_set(uint8_t *area, uint32_t fp_bits, uint64_t slot, uint64_t fp)
 {
 	uint64_t	bit = slot * fp_bits;
-	uint64_t	mask = ((UINT64_C(1) << fp_bits) - 1) << (bit & 7);
-	uint64_t	w = load_le64(area + (bit >> 3));
+	uint8_t    *p = area + (bit >> 3);
+	uint32_t	sh = (uint32_t) (bit & 7);
+	uint64_t	mask = fp_mask(fp_bits) << sh;
+	uint64_t	w = load_le64(p);
 
-	w = (w & ~mask) | (fp << (bit & 7));
-	store_le64(area + (bit >> 3), w);
+	w = (w & ~mask) | (fp << sh);
+	store_le64(p, w);
+	if (sh + fp_bits > 64)
+	{
+		uint8_t		hmask = (uint8_t) ((1u << (sh + fp_bits - 64)) - 1);
+
+		p[8] = (uint8_t) ((p[8] & ~hmask) | ((fp >> (64 - sh)) & hmask));
+	}
 }
 
 static inline uint8_t *
@@ -673,7 +696,7 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 				return bf_fail(errbuf, BF_ERR_CORRUPT,
 							   "cuckoofilter table %d padding is not zero", k);
 		if (t->victim_fp == 0 ? t->victim_bucket != 0 :
-			(t->victim_fp >> fb) != 0 || t->victim_bucket >= t->nbuckets)
+			(t->victim_fp & ~fp_mask(fb)) != 0 || t->victim_bucket >= t->nbuckets)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d has an invalid victim", k);
 

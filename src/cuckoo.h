@@ -24,9 +24,10 @@
  *					bits (4b + s) * fp_bits .. + fp_bits - 1 of the area,
  *					bit j of the area is bit j%8 of byte j/8), then zero
  *					bits to the end of the area (whole 8-byte words plus
- *					one spare word, so every slot is one unaligned 8-byte
- *					load).  Tables follow each other; the value ends
- *					exactly after the last one.
+ *					one spare word, so every slot is an unaligned 8-byte
+ *					load, and one more byte for widths over 56).
+ *					Tables follow each other; the value ends exactly
+ *					after the last one.
  *
  * Fingerprint 0 marks an empty slot; stored fingerprints are 1 .. 2^f - 1.
  *
@@ -90,7 +91,7 @@
 
 #define CUCKOO_BUCKET_SLOTS		4
 #define CUCKOO_MIN_FP_BITS		8
-#define CUCKOO_MAX_FP_BITS		56	/* slot + bit shift fit in one 64-bit load */
+#define CUCKOO_MAX_FP_BITS		64
 #define CUCKOO_MAX_TABLES		64
 #define CUCKOO_MAX_KICKS		500
 #define CUCKOO_MAX_BUCKETS		(UINT64_C(1) << 36)

@@ -267,12 +267,37 @@ test_check(void)
 	free(f);
 }
 
+/* tiny targets: fingerprints up to 64 bits, still growing */
+static void
+test_tiny_rate(void)
+{
+	CuckooFilter *f = new_filter(10, 1e-15);
+	uint64_t	n = 20000;
+
+	for (uint64_t i = 0; i < n; i++)
+		f = add(f, key(i));
+	check_valid(f, "tiny rate");
+	for (uint64_t i = 0; i < n; i++)
+		CHECK(cuckoo_contains_hash(f, key(i)), "tiny rate: false negative %llu",
+			  (unsigned long long) i);
+	CHECK(cuckoo_rate_bound(f) <= 1e-15, "tiny rate bound %g", cuckoo_rate_bound(f));
+	printf("fpr 1e-15: %u tables, widths %u..%u\n", f->ntables, f->tables[0].fp_bits,
+		   f->tables[f->ntables - 1].fp_bits);
+	for (uint64_t i = 0; i < n; i += 2)
+		CHECK(cuckoo_remove_hash(f, key(i)), "tiny rate: remove %llu", (unsigned long long) i);
+	for (uint64_t i = 1; i < n; i += 2)
+		CHECK(cuckoo_contains_hash(f, key(i)), "tiny rate: lost %llu", (unsigned long long) i);
+	check_valid(f, "tiny rate after removes");
+	free(f);
+}
+
 int
 main(void)
 {
 	CHECK(cuckoo_buckets_for(380) == 100, "buckets_for(380) = %llu",
 		  (unsigned long long) cuckoo_buckets_for(380));
 	test_same_key();
+	test_tiny_rate();
 	test_check();
 	test_multiset();
 	test_single_table(0.01);
