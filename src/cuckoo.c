@@ -18,6 +18,7 @@
 
 /* ---- geometry ---- */
 
+/* descriptors of every table, padded so the first table starts a cache line */
 static size_t
 header_size(int ntables)
 {
@@ -58,6 +59,7 @@ cuckoo_fp_match(uint32_t fp_bits)
 	return ldexp(1.0, -(int) fp_bits) + ldexp(1.0, 1 - 2 * (int) fp_bits);
 }
 
+/* rate bound of a table with all 4m slots and its victim slot full */
 double
 cuckoo_worst_rate(uint64_t nbuckets, uint32_t fp_bits)
 {
@@ -65,6 +67,7 @@ cuckoo_worst_rate(uint64_t nbuckets, uint32_t fp_bits)
 		cuckoo_fp_match(fp_bits);
 }
 
+/* rate bound of a table at its current contents (see cuckoo.h) */
 double
 cuckoo_table_bound(const CuckooTable *t)
 {
@@ -73,6 +76,7 @@ cuckoo_table_bound(const CuckooTable *t)
 	return 2.0 * (double) c / (double) t->nbuckets * cuckoo_fp_match(t->fp_bits);
 }
 
+/* a lookup searches every table: the rates add up (union bound) */
 double
 cuckoo_rate_bound(const CuckooFilter *f)
 {
@@ -93,6 +97,7 @@ fp_bits_for(uint64_t nbuckets, double budget, uint32_t min_bits)
 	return 0;
 }
 
+/* table 0's share of the target; the rest is kept for growth */
 static double
 first_budget(double fpr)
 {
@@ -110,6 +115,7 @@ sealed_bound(const CuckooFilter *f, int ntables)
 	return s;
 }
 
+/* bytes of a new one-table filter; BF_ERR_* when it cannot be made */
 BfStatus
 cuckoo_new_size(uint64_t nbuckets, double fpr, size_t *size, char *errbuf)
 {
@@ -129,6 +135,7 @@ cuckoo_new_size(uint64_t nbuckets, double fpr, size_t *size, char *errbuf)
 	return BF_OK;
 }
 
+/* an empty table descriptor */
 static void
 fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t shift,
 		   uint32_t fp_bits)
@@ -142,6 +149,7 @@ fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t shift,
 	t->shift = shift;
 }
 
+/* an empty one-table filter in buf, sized by cuckoo_new_size */
 void
 cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 			double fpr, uint64_t seed)
@@ -158,6 +166,7 @@ cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 			   fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS));
 }
 
+/* the value's length follows from its last table */
 size_t
 cuckoo_size(const CuckooFilter *f)
 {
@@ -195,6 +204,7 @@ next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *shift, uint32_t 
 	return *fp_bits != 0;
 }
 
+/* bytes of f with one more table, or why it cannot grow */
 BfStatus
 cuckoo_grown_size(const CuckooFilter *f, size_t *size, char *errbuf)
 {
@@ -219,6 +229,10 @@ cuckoo_grown_size(const CuckooFilter *f, size_t *size, char *errbuf)
 	return BF_OK;
 }
 
+/*
+ * f with one more (empty) table, into buf of cuckoo_grown_size bytes.  The
+ * existing tables are copied as they are: nothing moves, nothing is lost.
+ */
 void
 cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
 {
@@ -348,7 +362,7 @@ base_fp(uint64_t fp, uint32_t fp_bits, uint32_t base_bits)
 	return v ? v : 1;
 }
 
-/* how to find buckets in table k */
+/* how to find buckets in one table: its own size and width, and table 0's */
 typedef struct CuckooGeom
 {
 	uint64_t	nbuckets;		/* m0 << k */
@@ -491,6 +505,7 @@ table_insert(CuckooFilter *f, int k, uint64_t h)
 	t->victim_bucket = i;
 }
 
+/* add one copy; only the newest table takes inserts, and only while it has no victim */
 CuckooAddResult
 cuckoo_add_hash(CuckooFilter *f, uint64_t h)
 {
@@ -502,6 +517,7 @@ cuckoo_add_hash(CuckooFilter *f, uint64_t h)
 	return CUCKOO_ADDED;
 }
 
+/* the victim is one more slot shared by its two buckets */
 static inline bool
 victim_matches(const CuckooTable *t, uint64_t fp, uint64_t i1, uint64_t i2)
 {
@@ -531,6 +547,7 @@ cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
 	return n;
 }
 
+/* cuckoo_count_hash() > 0, stopping at the first match */
 bool
 cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
 {
@@ -619,6 +636,13 @@ cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
 
 /* ---- validation ---- */
 
+/*
+ * Every value from outside passes here before anything reads it: exact
+ * length, geometry that cannot make a probe read outside the value,
+ * counts that match the slots, zero padding, and a rate invariant that
+ * keeps the false-positive promise (so a value cannot claim a target its
+ * fingerprints do not deliver).
+ */
 BfStatus
 cuckoo_check(const void *data, size_t len, char *errbuf)
 {

@@ -19,6 +19,7 @@
 /* retries of the self-sized build, each 1% larger, before growing instead */
 #define CUCKOO_AGG_RETRIES 8
 
+/* the shared keyset transition: collect distinct hashes, in place */
 static Datum
 cuckoo_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {

@@ -49,6 +49,7 @@ pgbf_cuckoo_new_buckets(MemoryContext cxt, uint64 nbuckets, int64 capacity, doub
 	return f;
 }
 
+/* a new filter sized for capacity elements at the design load */
 CuckooFilter *
 pgbf_cuckoo_new(MemoryContext cxt, int64 capacity, double fpr)
 {
@@ -56,6 +57,7 @@ pgbf_cuckoo_new(MemoryContext cxt, int64 capacity, double fpr)
 								   capacity, fpr);
 }
 
+/* cuckoo_create(capacity, fpr) */
 PG_FUNCTION_INFO_V1(cuckoo_create);
 Datum
 cuckoo_create(PG_FUNCTION_ARGS)
@@ -93,6 +95,7 @@ pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt, bool free_old)
 	return f;
 }
 
+/* a copy of f with one more copy of x: the argument is never modified */
 static Datum
 cuckoo_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
@@ -140,6 +143,7 @@ cuckoo_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_remove, cuckoo_remove_impl)
 
+/* probes read the filter detoasted once per query (pgbf_cached_arg) */
 static Datum
 cuckoo_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
