@@ -695,7 +695,8 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 		if (t->nbuckets < 1 || t->nbuckets > CUCKOO_MAX_BUCKETS ||
 			(k == 0 ? t->shift != 0 :
 			 (t->shift != f->tables[k - 1].shift && t->shift != f->tables[k - 1].shift + 1) ||
-			 t->shift > 40 || t->nbuckets != f->tables[0].nbuckets << t->shift))
+			 t->shift > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> t->shift) ||
+			 t->nbuckets != f->tables[0].nbuckets << t->shift))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d has an invalid bucket count %llu",
 						   k, (unsigned long long) t->nbuckets);

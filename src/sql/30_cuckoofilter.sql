@@ -24,6 +24,10 @@ CREATE TYPE cuckoofilter (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION cuckoofilter_in(cstring) IS 'cuckoofilter text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION cuckoofilter_out(cuckoofilter) IS 'cuckoofilter text output: base64 of its bytes';
+COMMENT ON FUNCTION cuckoofilter_recv(internal) IS 'cuckoofilter binary input, validated';
+COMMENT ON FUNCTION cuckoofilter_send(cuckoofilter) IS 'cuckoofilter binary output: its bytes';
 COMMENT ON TYPE cuckoofilter IS 'cuckoo filter (multiset with remove, grows when full): false means not in, true means probably in';
 
 CREATE FUNCTION cuckoofilter(bytea) RETURNS cuckoofilter

@@ -226,15 +226,15 @@ test_same_key(void)
 
 /* the validator rejects every single-byte corruption or truncation */
 static void
-test_check(void)
+test_check(uint64_t capacity, int n)
 {
-	CuckooFilter *f = new_filter(50, 0.01);
+	CuckooFilter *f = new_filter(capacity, 0.01);
 	size_t		sz;
 	uint8_t    *buf;
 	char		err[BF_ERRLEN];
 	int			accepted = 0;
 
-	for (int i = 0; i < 30; i++)
+	for (int i = 0; i < n; i++)
 		f = add(f, key(i));
 	sz = cuckoo_size(f);
 	buf = malloc(sz);
@@ -262,7 +262,8 @@ test_check(void)
 	 * nonzero makes another valid filter; counts, offsets, widths, victims
 	 * and padding must not pass.
 	 */
-	printf("bit flips accepted (seed, capacity, fpr, fingerprints): %d\n", accepted);
+	printf("%u tables, %zu bytes: bit flips accepted (seed, capacity, fpr, fingerprints): %d\n",
+		   f->ntables, sz, accepted);
 	free(buf);
 	free(f);
 }
@@ -298,7 +299,8 @@ main(void)
 		  (unsigned long long) cuckoo_buckets_for(380));
 	test_same_key();
 	test_tiny_rate();
-	test_check();
+	test_check(50, 30);
+	test_check(10, 300);
 	test_multiset();
 	test_single_table(0.01);
 	test_single_table(0.001);
