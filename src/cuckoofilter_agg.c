@@ -6,7 +6,7 @@
  * input once, so every form collects distinct hashes in a bloom_keyset
  * (the shared, distributable state: a real type with an exact text form,
  * merged by bloom_keyset_combine) and the final function builds the
- * filter.  It inserts the hashes in ascending order, so a serial and a
+ * filter.  It inserts the hashes in a fixed order, so a serial and a
  * parallel plan give the same bytes.
  */
 #include "postgres.h"
@@ -28,15 +28,35 @@ cuckoo_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
-/* the state's distinct hashes, in the keyset's fixed order */
-static uint64 *
-sorted_hashes(const KeySet *ks, uint64 *n)
+/* mixed into a hash to give the insertion order */
+#define CUCKOO_AGG_ORDER_KEY UINT64_C(0x94d049bb133111eb)
+
+static int
+cmp_insertion_order(const void *a, const void *b)
 {
-	uint64	   *sorted = palloc_extended(sizeof(uint64) * (ks->count > 0 ? ks->count : 1),
+	uint64		x = bf_remix(*(const uint64 *) a ^ CUCKOO_AGG_ORDER_KEY),
+				y = bf_remix(*(const uint64 *) b ^ CUCKOO_AGG_ORDER_KEY);
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The state's distinct hashes in the order the final function inserts
+ * them: fixed (so every plan builds the same bytes) but unrelated to the
+ * buckets and fingerprints the hashes choose.  Ascending hash order would
+ * fill buckets from the first to the last (a bucket is the hash's top
+ * bits), and a table that grows early would see only its first buckets
+ * and fail at a fraction of its load.
+ */
+static uint64 *
+ordered_hashes(const KeySet *ks, uint64 *n)
+{
+	uint64	   *hashes = palloc_extended(sizeof(uint64) * (ks->count > 0 ? ks->count : 1),
 										 MCXT_ALLOC_HUGE);
 
-	*n = keyset_sorted(ks, sorted);
-	return sorted;
+	*n = keyset_sorted(ks, hashes);
+	qsort(hashes, *n, sizeof(uint64), cmp_insertion_order);
+	return hashes;
 }
 
 /*
@@ -82,7 +102,7 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 
 	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	hashes = sorted_hashes(ks, &n);
+	hashes = ordered_hashes(ks, &n);
 	m = cuckoo_buckets_for(n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
@@ -115,7 +135,7 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 
 	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(f);
-	hashes = sorted_hashes(ks, &n);
+	hashes = ordered_hashes(ks, &n);
 	for (uint64 i = 0; i < n; i++)
 		f = pgbf_cuckoo_add(f, hashes[i], CurrentMemoryContext, true);
 	PG_RETURN_POINTER(f);
