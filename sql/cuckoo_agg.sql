@@ -31,6 +31,13 @@ SELECT (cuckoo_info(f)->>'capacity_requested')::int AS capacity, (cuckoo_info(f)
        (cuckoo_info(f)->>'count')::int AS count,
        (SELECT count(*) FROM generate_series(1, 5000) g WHERE NOT f @> g::bigint) AS false_negatives
 FROM (SELECT cuckoo_agg(g::bigint, 100, 0.01) AS f FROM generate_series(1, 5000) g, generate_series(1, 2)) s;
+-- the sized form inserts in an order unrelated to buckets, so every table
+-- it fills before growing is nearly full (ascending hash order would fill
+-- a small first table's low buckets only)
+SELECT count(*) > 3 AS several_sealed, bool_and((t->>'load')::float8 > 0.9) AS sealed_nearly_full
+FROM (SELECT cuckoo_agg(md5(g::text), 100, 0.01) AS f FROM generate_series(1, 20000) g) s,
+     jsonb_array_elements(cuckoo_info(f)->'table_info') t
+WHERE (t->>'victim')::boolean;
 -- the order rows arrive in does not matter
 SELECT (SELECT cuckoo_agg(g::text) FROM generate_series(1, 3000) g)::bytea =
        (SELECT cuckoo_agg(g::text) FROM (SELECT g FROM generate_series(1, 3000) g ORDER BY md5(g::text)) s)::bytea
