@@ -102,6 +102,21 @@ BEGIN
 END $$;
 SELECT cuckoo_count(f, 'again'::text), f @> 'again'::text, cuckoo_info(f)->'count' FROM same;
 
+-- the limits of growth: about 9 copies of one key per table and 64 tables;
+-- at 1e-15 the fingerprints reach 64 bits after a dozen growths
+DO $$
+DECLARE
+	f cuckoofilter := cuckoo_create(10);
+BEGIN
+	FOR i IN 1..700 LOOP
+		f := cuckoo_add(f, 'hot'::text);
+	END LOOP;
+END $$;
+SELECT cuckoo_add(cuckoo_create(10, 1e-15), array_agg(g)) IS NOT NULL FROM generate_series(1, 100000) g;
+SELECT cuckoo_info(f)->'tables' AS tables, cuckoo_info(f)->'fingerprint_bits' AS fp_bits,
+       (cuckoo_info(f)->>'fpr_bound')::float8 <= 1e-15 AS bound_ok
+FROM (SELECT cuckoo_add(cuckoo_create(10, 1e-15), array_agg(g)) AS f FROM generate_series(1, 10000) g) s;
+
 -- NULLs: functions are strict
 SELECT cuckoo_add(NULL::cuckoofilter, 'a'::text) IS NULL,
        cuckoo_add(cuckoo_create(10), NULL::text) IS NULL,

@@ -208,15 +208,25 @@ next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *shift, uint32_t 
 BfStatus
 cuckoo_grown_size(const CuckooFilter *f, size_t *size, char *errbuf)
 {
-	uint64_t	m;
-	uint32_t	b,
-				sh;
+	uint64_t	m = 0;
+	uint32_t	b = 0,
+				sh = 0;
 	uint64_t	total;
 
 	if (!next_table(f, &m, &sh, &b))
+	{
+		if (f->ntables >= CUCKOO_MAX_TABLES)
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+						   "cuckoofilter cannot have more than %d tables (one key fits about %d times in each)",
+						   CUCKOO_MAX_TABLES, 2 * CUCKOO_BUCKET_SLOTS + 1);
+		if (sh > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> sh))
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+						   "cuckoofilter would grow past %llu buckets",
+						   (unsigned long long) CUCKOO_MAX_BUCKETS);
 		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
-					   "cuckoofilter cannot grow past %d tables at fpr %g",
-					   f->ntables, f->fpr);
+					   "cuckoofilter false-positive budget is used up: table %d would need fingerprints over %d bits to keep the rate under %g",
+					   f->ntables + 1, CUCKOO_MAX_FP_BITS, f->fpr);
+	}
 	total = header_size(f->ntables + 1);
 	for (int i = 0; i < f->ntables; i++)
 		total += area_bytes(f->tables[i].nbuckets, f->tables[i].fp_bits);

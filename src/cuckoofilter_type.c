@@ -85,7 +85,9 @@ pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt, bool free_old)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("cuckoofilter is full and cannot grow"),
 					 errdetail("%s.", errbuf),
-					 errhint("Create it with a larger capacity.")));
+					 f->ntables >= CUCKOO_MAX_TABLES ?
+					 errhint("A cuckoo filter holds a bounded number of copies of one element.") :
+					 errhint("Create it with a larger capacity or a looser fpr.")));
 		nf = pgbf_alloc_value(cxt, size);
 		cuckoo_grow_into(f, nf, size);
 		if (free_old)
