@@ -264,6 +264,37 @@ test_check(uint64_t capacity, int n)
 	 */
 	printf("%u tables, %zu bytes: bit flips accepted (seed, capacity, fpr, fingerprints): %d\n",
 		   f->ntables, sz, accepted);
+
+	/* random multi-byte damage: rejected, or a filter that works */
+	{
+		uint64_t	rng = 99;
+
+		accepted = 0;
+		for (int iter = 0; iter < 20000; iter++)
+		{
+			int			nbytes = 1 + iter % 4;
+
+			memcpy(buf, f, sz);
+			for (int j = 0; j < nbytes; j++)
+			{
+				rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+				buf[4 + (rng >> 33) % (sz - 4)] = (uint8_t) (rng >> 20);
+			}
+			if (cuckoo_check(buf, sz, err) == BF_OK)
+			{
+				accepted++;
+				for (int i = 0; i < 64; i++)
+					(void) cuckoo_count_hash((CuckooFilter *) buf, key(i));
+				for (int i = 0; i < 8; i++)
+				{
+					(void) cuckoo_remove_hash((CuckooFilter *) buf, key(i));
+					(void) cuckoo_add_hash((CuckooFilter *) buf, key(1000 + i));
+				}
+				CHECK(cuckoo_check(buf, sz, err) == BF_OK, "damaged filter broke: %s", err);
+			}
+		}
+		printf("random damage accepted: %d of 20000\n", accepted);
+	}
 	free(buf);
 	free(f);
 }
