@@ -459,6 +459,7 @@ bucket_put(uint8_t *area, uint32_t fp_bits, uint64_t b, uint64_t fp)
 	return true;
 }
 
+/* relocation choices: cheap, and the same on every platform */
 static inline uint64_t
 xorshift64(uint64_t *state)
 {
@@ -515,7 +516,7 @@ table_insert(CuckooFilter *f, int k, uint64_t h)
 	t->victim_bucket = i;
 }
 
-/* add one copy; only the newest table takes inserts, and only while it has no victim */
+/* add one copy: only the newest table takes inserts, while its victim slot is free */
 CuckooAddResult
 cuckoo_add_hash(CuckooFilter *f, uint64_t h)
 {
@@ -534,6 +535,11 @@ victim_matches(const CuckooTable *t, uint64_t fp, uint64_t i1, uint64_t i2)
 	return t->victim_fp == fp && (t->victim_bucket == i1 || t->victim_bucket == i2);
 }
 
+/*
+ * Copies of h's fingerprint in its two buckets and victim slot, summed over
+ * tables: at least the number of copies of h that were added and not
+ * removed (other keys with the same fingerprint and buckets count too).
+ */
 uint32_t
 cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
 {
