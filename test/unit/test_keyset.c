@@ -259,22 +259,40 @@ test_check_rejects_overloaded(void)
 }
 
 /*
- * Hashes out of their probe order (a crafted table): lookups may miss
- * them, but every lookup ends and stays inside the table.
+ * Hashes out of their probe order, or stored twice (a crafted table):
+ * lookups would miss them and count would overstate the distinct inputs.
  */
 static void
-test_misplaced_slots_terminate(void)
+test_check_rejects_misplaced_and_duplicates(void)
 {
 	TKeySet		t = tk_new(16);
 	char		err[BF_ERRLEN];
-	uint64_t	rs = 3;
+	uint64_t	h = (UINT64_C(3) << 60) | 12345;	/* home slot 3 */
 
-	for (uint64_t i = 0; i < 11; i++)
-		t.ks->slots[(i * 7) % 16] = unit_rand(&rs) | 1;
-	t.ks->count = 11;
+	t.ks->slots[3] = h;
+	t.ks->count = 1;
 	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	for (int i = 0; i < 10000; i++)
-		(void) keyset_contains(t.ks, unit_rand(&rs));
+	/* moved past an empty slot: unreachable */
+	t.ks->slots[3] = 0;
+	t.ks->slots[5] = h;
+	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
+	/* before its home slot */
+	t.ks->slots[5] = 0;
+	t.ks->slots[2] = h;
+	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
+	/* twice in one run */
+	t.ks->slots[2] = 0;
+	t.ks->slots[3] = h;
+	t.ks->slots[4] = h;
+	t.ks->count = 2;
+	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
+	/* a run that wraps from the last slot to the first is fine */
+	memset(t.ks->slots, 0, 16 * sizeof(uint64_t));
+	t.ks->slots[15] = UINT64_MAX;
+	t.ks->slots[0] = UINT64_MAX - 1;
+	t.ks->slots[1] = 1;			/* home slot 0, displaced by the wrap */
+	t.ks->count = 3;
+	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
 	free(t.ks);
 }
 
@@ -295,6 +313,6 @@ main(void)
 	RUN(test_compatible);
 	RUN(test_check_rejects);
 	RUN(test_check_rejects_overloaded);
-	RUN(test_misplaced_slots_terminate);
+	RUN(test_check_rejects_misplaced_and_duplicates);
 	UNIT_DONE();
 }
