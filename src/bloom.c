@@ -65,6 +65,15 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 	 */
 	nblocks = nbits / BLOOM_BLOCK_BITS;
 	lambda = (double) n / (double) nblocks;
+
+	/*
+	 * Past this load every block is saturated (fill is 1 - e^-59 or more
+	 * even at k = 1): the rate is 1 to double precision.  Returning early
+	 * keeps the sum below short when a value from outside claims an
+	 * absurd capacity for its size; the checker calls this on every input.
+	 */
+	if (lambda > 32768.0)
+		return 1.0;
 	lq = log1p(-1.0 / BLOOM_BLOCK_BITS);
 	sd = sqrt(lambda);
 	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
