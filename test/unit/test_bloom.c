@@ -500,6 +500,31 @@ test_check_byte_mutations(void)
 	}
 }
 
+/*
+ * A value claiming an absurd capacity for its size is rejected at once
+ * (the blocked rate model once summed a Poisson range as wide as the
+ * claimed load per block: minutes of CPU for one input).
+ */
+static void
+test_check_absurd_capacity_fast(void)
+{
+	for (int layout = 0; layout <= 1; layout++)
+	{
+		TFilter		t = tf_new(100, 0.01, layout, false);
+		char		err[BF_ERRLEN];
+		uint64_t	caps[] = {UINT64_C(1) << 20, UINT64_C(1) << 40, UINT64_C(1) << 62, INT64_MAX};
+
+		for (size_t i = 0; i < 4; i++)
+		{
+			t.f->capacity = caps[i];
+			t.f->stages[0].capacity = caps[i];
+			CHECK(bloom_check(t.f, t.size, err) == BF_ERR_CORRUPT);
+			CHECK(bloom_model_fpr(layout, caps[i], 512, 7) > 0.99);
+		}
+		free(t.f);
+	}
+}
+
 static void
 test_base64(void)
 {
@@ -563,5 +588,6 @@ main(void)
 	RUN(test_union_overfull);
 	RUN(test_check_rejects);
 	RUN(test_check_byte_mutations);
+	RUN(test_check_absurd_capacity_fast);
 	UNIT_DONE();
 }
