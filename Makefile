@@ -36,3 +36,8 @@ test:
 
 demo:
 	bash tools/run-demo.sh
+
+# the regression suite against a server running under valgrind (slow)
+.PHONY: valgrind
+valgrind:
+	bash tools/valgrind.sh
