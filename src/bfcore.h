@@ -139,6 +139,34 @@ bf_align64(uint64_t x)
 	return (x + 63) & ~(uint64_t) 63;
 }
 
+/*
+ * The false-positive model and size search over cells (model.c): bits of
+ * a bloomfilter, counters of a countingbloom (a probe fails on a zero cell
+ * either way), in blocks of block_cells cells, or 0 for the standard
+ * layout (k cells across the whole array).
+ *
+ * bf_cells_geometry finds the smallest array of whole units (unit cells
+ * each, at most max_units) and its best k such that, holding capacity
+ * elements, the expected rate is at most fpr * BF_SIZING_MARGIN and the
+ * rate three standard deviations up (a small filter's luck) at most
+ * fpr * BF_FILL_MARGIN: filters refuse (or grow) an add that would take
+ * their real rate past fpr * BF_FILL_MARGIN, and this keeps that from
+ * happening before capacity.
+ */
+#define BF_MAX_HASHES		64
+#define BF_SIZING_MARGIN	0.95
+#define BF_FILL_MARGIN		0.975
+
+extern double bf_expected_fill(uint64_t n, uint64_t ncells, uint32_t k);
+extern void bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k,
+								uint32_t block_cells, double *mean, double *sd);
+extern double bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
+								 uint32_t block_cells);
+extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
+								  uint64_t max_units, uint64_t capacity,
+								  double fpr, uint64_t *ncells,
+								  uint32_t *nhashes, char *errbuf);
+
 extern int	bf_popcount64(uint64_t x);
 extern uint64_t bf_popcount_bytes(const uint8_t *p, size_t len);
 

@@ -7,15 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/*
- * Stages are sized so the model rate at capacity is at most this fraction
- * of the target: the model treats probe positions as independent, which
- * double hashing only approximates, so keep a little headroom.
- */
-#define BLOOM_SIZING_MARGIN 0.95
-
-/* and a stage is full while its model rate is still this far under */
-#define BLOOM_FILL_MARGIN 0.975
 
 /* odd constant (2^64 / golden ratio) between successive remixes */
 #define BLOOM_STEP UINT64_C(0x9E3779B97F4A7C15)
@@ -36,152 +27,36 @@ bloom_layout_name(int layout)
 	return layout == BLOOM_LAYOUT_BLOCKED ? "blocked" : "standard";
 }
 
-/* fraction of bits set after n elements of k positions each, uniform */
-static double
-expected_fill(uint64_t n, uint64_t nbits, uint32_t k)
-{
-	return -expm1((double) k * (double) n * log1p(-1.0 / (double) nbits));
-}
-
 double
 bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 {
-	double		lambda,
-				sum = 0.0,
-				lq,
-				sd;
-	uint64_t	nblocks,
-				lo,
-				hi;
-
-	if (n == 0)
-		return 0.0;
-	if (layout == BLOOM_LAYOUT_STANDARD)
-		return pow(expected_fill(n, nbits, k), (double) k);
-
-	/*
-	 * Blocked: a block's load is Poisson(n / nblocks); a key probes one
-	 * block, so the rate is the mean over loads of that block's rate.
-	 */
-	nblocks = nbits / BLOOM_BLOCK_BITS;
-	lambda = (double) n / (double) nblocks;
-
-	/*
-	 * Past this load every block is saturated (fill is 1 - e^-59 or more
-	 * even at k = 1): the rate is 1 to double precision.  Returning early
-	 * keeps the sum below short when a value from outside claims an
-	 * absurd capacity for its size; the checker calls this on every input.
-	 */
-	if (lambda > 32768.0)
-		return 1.0;
-	lq = log1p(-1.0 / BLOOM_BLOCK_BITS);
-	sd = sqrt(lambda);
-	lo = (lambda - 12 * sd - 12 > 0) ? (uint64_t) (lambda - 12 * sd - 12) : 0;
-	hi = (uint64_t) (lambda + 12 * sd + 24);
-	for (uint64_t j = lo; j <= hi; j++)
-	{
-		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
-		double		t = (double) k * (double) j;
-		double		fill = -expm1(t * lq);
-		double		mb = BLOOM_BLOCK_BITS;
-		double		var,
-					rate;
-
-		/*
-		 * A block's rate is E[(c/512)^k] over its set-bit count c, which
-		 * Jensen puts above (E[c]/512)^k; add the second-order term with
-		 * the occupancy variance of t = k*j balls in 512 bins.
-		 */
-		var = mb * (mb - 1) * exp(t * log1p(-2.0 / mb)) + mb * exp(t * lq)
-			- mb * mb * exp(2.0 * t * lq);
-		var = var > 0 ? var / (mb * mb) : 0.0;
-		rate = pow(fill, (double) k);
-		if (fill > 0 && k >= 2)
-			rate += 0.5 * (double) k * (double) (k - 1) * pow(fill, (double) k - 2) * var;
-		sum += p * rate;
-	}
-	return sum;
-}
-
-/* best k for a given size: the model rate is unimodal in k */
-static double
-best_rate(int layout, uint64_t n, uint64_t nbits, uint32_t *best_k)
-{
-	double		ideal = (double) nbits / (double) n * M_LN2;
-	uint32_t	kmin,
-				kmax;
-	double		best = 2.0;
-
-	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
-	kmax = (uint32_t) (ideal + 3);
-	if (kmax > BLOOM_MAX_HASHES)
-		kmax = BLOOM_MAX_HASHES;
-	if (kmin > kmax)
-		kmin = kmax;
-	*best_k = kmin;
-	for (uint32_t k = kmin; k <= kmax; k++)
-	{
-		double		r = bloom_model_fpr(layout, n, nbits, k);
-
-		if (r < best)
-		{
-			best = r;
-			*best_k = k;
-		}
-	}
-	return best;
+	return bf_model_fpr_cells(n, nbits, k,
+							  layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0);
 }
 
 /*
- * Smallest stage that keeps the model rate at capacity under the target:
- * binary search over whole units (a 64-bit word or a 512-bit block).
+ * Smallest stage that meets fpr at capacity (see bf_cells_geometry for the
+ * margins), in whole 64-bit words (standard) or 512-bit blocks.
  */
 BfStatus
 bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 			   char *errbuf)
 {
 	uint64_t	unit = (layout == BLOOM_LAYOUT_BLOCKED) ? BLOOM_BLOCK_BITS : 64;
-	uint64_t	max_units = (BF_MAX_VALUE_BYTES * 8) / unit;
-	double		target = fpr * BLOOM_SIZING_MARGIN;
-	double		ideal_bits = -(double) capacity * log(target) / (M_LN2 * M_LN2);
-	uint64_t	lo,
-				hi;
 	uint32_t	k;
+	BfStatus	st;
 
-	/* the smallest size that could possibly work, and one that surely does */
-	lo = (uint64_t) (ideal_bits * 0.9 / (double) unit);
-	if (lo < 1)
-		lo = 1;
-	if (lo > max_units)
-		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
-	hi = lo;
-	while (best_rate(layout, capacity, hi * unit, &k) > target)
-	{
-		if (hi >= max_units)
-			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
-		lo = hi;
-		hi = hi * 2 > max_units ? max_units : hi * 2;
-	}
-	/* invariant: hi works; lo does not (or lo == hi) */
-	while (lo + 1 < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (best_rate(layout, capacity, mid * unit, &k) <= target)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	if (lo != hi && best_rate(layout, capacity, lo * unit, &k) <= target)
-		hi = lo;
-	g->nbits = hi * unit;
-	(void) best_rate(layout, capacity, g->nbits, &k);
+	st = bf_cells_geometry(layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0,
+						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr,
+						   &g->nbits, &k, errbuf);
+	if (st != BF_OK)
+		return st;
 	g->nhashes = k;
 
 	/* see bloom.h: standard stages are full at an exact set-bit count */
 	if (layout == BLOOM_LAYOUT_STANDARD)
 		g->fill_limit = (uint64_t) floor((double) g->nbits *
-										 pow(fpr * BLOOM_FILL_MARGIN, 1.0 / (double) k));
+										 pow(fpr * BF_FILL_MARGIN, 1.0 / (double) k));
 	else
 		g->fill_limit = g->nbits;
 	if (g->fill_limit < 1)
@@ -451,8 +326,15 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	}
 }
 
-/* set x's bits in stage i; returns how many were newly set */
-static inline uint32_t
+/*
+ * Set x's bits in stage i, unless that would take the stage's real rate
+ * past its limit (97.5% of its budget): then nothing changes and the
+ * result is -1.  Otherwise the result is how many bits were newly set.
+ * Trying first, rather than stopping after the limit is crossed, keeps
+ * every stage under its budget however coarse one insert is (a tiny
+ * filter's single insert can move its rate by several percent).
+ */
+static inline int
 stage_insert(BloomFilter *f, int i, uint64_t h)
 {
 	BloomStage *s = &f->stages[i];
@@ -465,41 +347,56 @@ stage_insert(BloomFilter *f, int i, uint64_t h)
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
+		uint64_t	trial[8];
 		uint64_t	g = bf_remix(h);
 
+		memcpy(trial, w, sizeof(trial));
 		for (uint32_t j = 0; j < k; j++)
 		{
 			uint32_t	bit = BLOCK_BIT(g, j);
 			uint64_t	m = UINT64_C(1) << (bit & 63);
 
-			added += (w[bit >> 6] & m) == 0;
-			w[bit >> 6] |= m;
+			added += (trial[bit >> 6] & m) == 0;
+			trial[bit >> 6] |= m;
 			NEXT_BLOCK_BITS(g, j);
 		}
 		if (added)
 		{
 			const uint64_t *t = rate_table(s);
-			int			c = block_popcount(w);
+			int			c = block_popcount(trial);
+			uint64_t	delta = t[c] - t[c - added];
 
-			s->rate_units += t[c] - t[c - added];
+			if (s->rate_units + delta > BLOOM_RATE_LIMIT)
+				return -1;
+			memcpy(w, trial, sizeof(trial));
+			s->rate_units += delta;
 		}
 	}
 	else
 	{
 		uint64_t   *w = (uint64_t *) bits;
+		uint64_t	pos[BLOOM_MAX_HASHES];
 		uint64_t	x = h;
+		uint32_t	unset = 0;
 
 		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
 		{
-			uint64_t	pos = bf_range64(x, s->nbits);
-			uint64_t	m = UINT64_C(1) << (pos & 63);
+			pos[j] = bf_range64(x, s->nbits);
+			unset += (w[pos[j] >> 6] & (UINT64_C(1) << (pos[j] & 63))) == 0;
+		}
+		/* unset counts a repeated position twice: an upper bound */
+		if (unset && s->bits_set + unset > s->fill_limit)
+			return -1;
+		for (uint32_t j = 0; j < k; j++)
+		{
+			uint64_t	m = UINT64_C(1) << (pos[j] & 63);
 
-			added += (w[pos >> 6] & m) == 0;
-			w[pos >> 6] |= m;
+			added += (w[pos[j] >> 6] & m) == 0;
+			w[pos[j] >> 6] |= m;
 		}
 	}
 	s->bits_set += added;
-	return added;
+	return (int) added;
 }
 
 bool
@@ -520,17 +417,16 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 {
 	int			last = f->nstages - 1;
 	BloomStage *s = &f->stages[last];
+	int			added;
 
 	for (int i = 0; i < last; i++)
 		if (stage_contains(f, i, h))
 			return BLOOM_PRESENT;
-	if (stage_full(f, s))
-	{
-		if (stage_contains(f, last, h))
-			return BLOOM_PRESENT;
+	added = stage_full(f, s) ? (stage_contains(f, last, h) ? 0 : -1)
+		: stage_insert(f, last, h);
+	if (added < 0)
 		return f->scalable ? BLOOM_NEEDS_STAGE : BLOOM_FULL;
-	}
-	return stage_insert(f, last, h) ? BLOOM_ADDED : BLOOM_PRESENT;
+	return added ? BLOOM_ADDED : BLOOM_PRESENT;
 }
 
 /* ---- validation ---- */
@@ -601,9 +497,12 @@ bloom_check(const void *data, size_t len, char *errbuf)
 						   "bloomfilter value is truncated: stage %d needs %llu bytes at %llu, value has %zu",
 						   i, (unsigned long long) (s->nbits / 8),
 						   (unsigned long long) off, len);
-		if (s->nhashes < 1 || s->nhashes > BLOOM_MAX_HASHES || s->reserved != 0)
+		if (s->nhashes < 1 || s->nhashes > BLOOM_MAX_HASHES)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloomfilter stage %d has an invalid hash count %u", i, s->nhashes);
+		if (s->reserved != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "bloomfilter stage %d reserved field is not zero", i);
 		if (!stage_capacity(f->capacity, f->scalable ? i : 0, &cap) || s->capacity != cap ||
 			s->fpr != stage_fpr(f->fpr, f->scalable, i))
 			return bf_fail(errbuf, BF_ERR_CORRUPT,

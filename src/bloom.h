@@ -29,19 +29,20 @@
  * Scalable filters (Almeida et al. 2007): stage i holds capacity * 2^i
  * elements at rate fpr * 2^-(i+1), so the rates sum to less than fpr.
  *
- * A stage is full when its real false-positive rate, computed from its
- * bits, reaches 97.5% of its budget; it is sized so that this happens a
- * little after capacity.  Tracking the rate itself rather than counting
+ * A stage is full when adding one more element would take its real
+ * false-positive rate, computed from its bits, past 97.5% of its budget
+ * (the add is refused before anything changes); stages are sized so that
+ * this happens a little after capacity.  Tracking the rate itself rather than counting
  * adds makes the promise exact whatever the duplicates and whatever the
  * luck of a small filter, and gives the same bytes for a serial build and
  * a union of partial builds:
- *	standard:	rate = (bits_set / nbits)^k, so full once bits_set reaches
+ *	standard:	rate = (bits_set / nbits)^k, so bits_set never passes
  *				fill_limit = floor(nbits * (0.975 fpr)^(1/k));
  *	blocked:	rate = mean over blocks of (popcount / 512)^k; rate_units
  *				holds sum over blocks of T(popcount), with
  *				T(c) = min(2^41, round((c/512)^k / fpr / nblocks * 2^40)),
  *				kept up to date on every add, so rate / fpr =
- *				rate_units / 2^40 and full once that reaches 0.975.
+ *				rate_units / 2^40, never past 0.975.
  */
 #ifndef BLOOM_H
 #define BLOOM_H
@@ -52,7 +53,7 @@
 #define BLOOM_LAYOUT_BLOCKED	1
 #define BLOOM_BLOCK_BITS		512
 #define BLOOM_MAX_STAGES		48
-#define BLOOM_MAX_HASHES		64
+#define BLOOM_MAX_HASHES		BF_MAX_HASHES
 #define BLOOM_GROWTH			2	/* capacity multiplier per stage */
 #define BLOOM_TIGHTENING		0.5 /* rate multiplier per stage */
 

@@ -75,18 +75,13 @@ PG_FUNCTION_INFO_V1(bloom_union_trans);
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
+	Datum		result;
 	BloomFilter *b;
 
 	require_agg(fcinfo);
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+	if (pgbf_combine_nulls(fcinfo, &result))
+		return result;
 	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(b);	/* the executor copies it into its context */
 	PG_RETURN_POINTER(pgbf_bloom_union((BloomFilter *) PG_GETARG_POINTER(0), b,
 									   CurrentMemoryContext, true));
 }
@@ -95,18 +90,13 @@ PG_FUNCTION_INFO_V1(bloom_intersection_trans);
 Datum
 bloom_intersection_trans(PG_FUNCTION_ARGS)
 {
+	Datum		result;
 	BloomFilter *b;
 
 	require_agg(fcinfo);
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+	if (pgbf_combine_nulls(fcinfo, &result))
+		return result;
 	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(b);
 	PG_RETURN_POINTER(pgbf_bloom_intersection((BloomFilter *) PG_GETARG_POINTER(0), b,
 											  CurrentMemoryContext, true));
 }

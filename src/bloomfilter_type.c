@@ -13,32 +13,7 @@
 #include "bloomfilter_sql.h"
 #include "pg_common.h"
 
-static BfStatus
-check_bloom(const void *data, size_t len, char *errbuf)
-{
-	return bloom_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_in);
-Datum
-bloomfilter_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_bloom, "bloomfilter");
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_recv);
-Datum
-bloomfilter_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_bloom, "bloomfilter");
-}
-
-PG_FUNCTION_INFO_V1(bloomfilter_from_bytea);
-Datum
-bloomfilter_from_bytea(PG_FUNCTION_ARGS)
-{
-	return pgbf_from_bytea(fcinfo, check_bloom, "bloomfilter");
-}
+PGBF_INPUT_FUNCS(bloomfilter, bloom_check, "bloomfilter")
 
 /*
  * Check user parameters and return the size of a new filter, raising the
@@ -181,12 +156,21 @@ bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(bloom_contained, bloom_contained_impl)
 
+/*
+ * A union that would overfill a stage happens when both sides filled it:
+ * typically a parallel bloom_agg(x, capacity, fpr) whose capacity is far
+ * below the number of distinct inputs, each worker filling stage 0.
+ */
 static void
 report_incompatible(BfStatus st, const char *errbuf)
 {
+	if (st == BF_ERR_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", errbuf),
+				 errhint("Both filters hold more than their capacity between them. In bloom_agg(x, capacity, fpr) give a capacity at least the number of distinct inputs, or let bloom_agg(x, fpr) size itself.")));
 	ereport(ERROR,
-			(errcode(st == BF_ERR_FULL ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
-					 : ERRCODE_INVALID_PARAMETER_VALUE),
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("%s", errbuf)));
 }
 

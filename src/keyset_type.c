@@ -15,25 +15,7 @@
 
 #define KEYSET_INITIAL_SLOTS 1024
 
-static BfStatus
-check_keyset(const void *data, size_t len, char *errbuf)
-{
-	return keyset_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(bloom_keyset_in);
-Datum
-bloom_keyset_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_keyset, "bloom_keyset");
-}
-
-PG_FUNCTION_INFO_V1(bloom_keyset_recv);
-Datum
-bloom_keyset_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_keyset, "bloom_keyset");
-}
+PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
 /* a copy of ks with at least min_slots slots, in CurrentMemoryContext */
 static KeySet *
@@ -128,20 +110,15 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 			   *b;
 	char		errbuf[BF_ERRLEN];
 	uint64		need;
+	Datum		result;
 
 	if (pgbf_agg_context(fcinfo) == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("aggregate combine function called in non-aggregate context")));
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+	if (pgbf_combine_nulls(fcinfo, &result))
+		return result;
 	b = (KeySet *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	if (PG_ARGISNULL(0))
-		PG_RETURN_POINTER(b);	/* the executor copies it into its context */
 	a = (KeySet *) PG_GETARG_POINTER(0);
 	if (keyset_check_compatible(a, b, errbuf) != BF_OK)
 		ereport(ERROR,

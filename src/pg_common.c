@@ -330,6 +330,28 @@ pgbf_agg_context(FunctionCallInfo fcinfo)
 }
 
 bool
+pgbf_combine_nulls(FunctionCallInfo fcinfo, Datum *result)
+{
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+		{
+			fcinfo->isnull = true;
+			*result = (Datum) 0;
+		}
+		else
+			*result = PG_GETARG_DATUM(0);
+		return true;
+	}
+	if (PG_ARGISNULL(0))
+	{
+		*result = PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+		return true;
+	}
+	return false;
+}
+
+bool
 pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);

@@ -98,6 +98,27 @@ extern MemoryContext pgbf_agg_context(FunctionCallInfo fcinfo);
  */
 extern bool pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value);
 
+/*
+ * NULL handling shared by every (state, value) combining transition and
+ * combine function: a NULL value leaves the state as it is; a NULL state
+ * takes the value (the executor copies it into the aggregate context).
+ * Returns true, with *result set (or the NULL result flagged), when that
+ * decides it.
+ */
+extern bool pgbf_combine_nulls(FunctionCallInfo fcinfo, Datum *result);
+
+/*
+ * Define prefix_in, prefix_recv and prefix_from_bytea: the three doors by
+ * which outside bytes become a value of a type, all through one checker.
+ */
+#define PGBF_INPUT_FUNCS(prefix, checker, type_name) \
+	PG_FUNCTION_INFO_V1(prefix##_in); \
+	Datum prefix##_in(PG_FUNCTION_ARGS) { return pgbf_in(fcinfo, checker, type_name); } \
+	PG_FUNCTION_INFO_V1(prefix##_recv); \
+	Datum prefix##_recv(PG_FUNCTION_ARGS) { return pgbf_recv(fcinfo, checker, type_name); } \
+	PG_FUNCTION_INFO_V1(prefix##_from_bytea); \
+	Datum prefix##_from_bytea(PG_FUNCTION_ARGS) { return pgbf_from_bytea(fcinfo, checker, type_name); }
+
 /* text[] of jsonb keys and values -> jsonb, for the *_info functions */
 extern Datum pgbf_jsonb_from_cstring(const char *json);
 

@@ -37,6 +37,11 @@ ensure_deps() {
 			cp -a "/usr/share/postgresql/$PG_MAJOR" "$r/usr/share/postgresql/"
 			chmod 755 "$r"
 		fi
+		# the relocated pg_config looks for the server headers inside the root
+		if [ ! -e "$r/usr/include/postgresql" ]; then
+			mkdir -p "$r/usr/include"
+			ln -s /usr/include/postgresql "$r/usr/include/postgresql"
+		fi
 		PG_CONFIG=$r/usr/lib/postgresql/$PG_MAJOR/bin/pg_config
 	fi
 	export PG_CONFIG

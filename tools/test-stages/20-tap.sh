@@ -5,7 +5,7 @@ set -uo pipefail
 shopt -s nullglob
 tests=(test/t/*.pl)
 [ ${#tests[@]} -gt 0 ] || { echo "no TAP tests"; exit 0; }
-pgxs=$(dirname "$("$PG_CONFIG" --pgxs)")/../..
+pgxs=$(cd "$(dirname "$("$PG_CONFIG" --pgxs)")/../.." && pwd)
 export PATH="$PG_BINDIR:$PATH"
 export PG_REGRESS="$pgxs/src/test/regress/pg_regress"
 export TESTDIR="$PWD" PGPORT= PGHOST= PGDATA=

@@ -1,0 +1,71 @@
+--
+-- bloomfilter aggregates under a forced parallel plan: Partial Aggregate
+-- in the workers, combine in the leader, same result as a serial plan
+--
+CREATE TABLE par AS
+SELECT i, md5(i::text) AS url, (i % 50000)::bigint AS n
+FROM generate_series(1, 200000) i;
+ANALYZE par;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial_result AS
+SELECT bloom_agg(url, 300000, 0.01) AS sized, bloom_agg(url) AS auto, bloom_agg(n, 0.001) AS auto_bigint,
+       bloom_agg(url, 1000, 0.01) AS grown_serial
+FROM par;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+
+EXPLAIN (COSTS OFF)
+SELECT bloom_agg(url, 300000, 0.01), bloom_agg(url), bloom_agg(n, 0.001) FROM par;
+
+CREATE TABLE parallel_result AS
+SELECT bloom_agg(url, 300000, 0.01) AS sized, bloom_agg(url) AS auto, bloom_agg(n, 0.001) AS auto_bigint
+FROM par;
+
+-- the same bytes, not only the same membership
+SELECT bytea(p.sized) = bytea(s.sized) AS sized_identical,
+       bytea(p.auto) = bytea(s.auto) AS auto_identical,
+       bytea(p.auto_bigint) = bytea(s.auto_bigint) AS auto_bigint_identical,
+       (bloom_info(p.auto)->>'capacity')::int AS auto_capacity,
+       (bloom_info(p.auto_bigint)->>'capacity')::int AS auto_bigint_capacity
+FROM parallel_result p, serial_result s;
+SELECT count(*) AS parallel_false_negatives FROM par, parallel_result p
+WHERE NOT bloom_contains(p.auto, url) OR NOT bloom_contains(p.sized, url);
+
+-- union and intersection aggregates in parallel
+CREATE TABLE parts AS
+SELECT i % 8 AS part, bloom_agg(url, 300000, 0.01) AS f FROM par GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f) FROM parts;
+SELECT bytea(bloom_union_agg(f)) = (SELECT bytea(sized) FROM serial_result) AS union_agg_identical FROM parts;
+
+-- a sized aggregate whose capacity is far too small grows stages serially;
+-- in parallel each worker's partial filter fills stage 0 and the merge
+-- would overfill it, so it refuses loudly rather than exceed the target
+SELECT err($$SELECT bloom_agg(url, 1000, 0.01) FROM par$$);
+SELECT (bloom_info(grown_serial)->>'stages')::int AS serial_stages,
+       bloom_fpr(grown_serial) <= 0.01 AS serial_within_target
+FROM serial_result;
+
+RESET parallel_leader_participation;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+
+-- the aggregate state type of bloom_agg(x) has an exact text form, which
+-- is what a distributed engine ships between nodes
+CREATE AGGREGATE keyset_state(text) (SFUNC = bloom_keyset_trans, STYPE = bloom_keyset);
+CREATE TABLE states AS
+SELECT i % 3 AS part, keyset_state(url) AS ks FROM par WHERE i <= 30000 GROUP BY 1;
+SELECT count(*) FILTER (WHERE ks::text::bloom_keyset::text = ks::text) AS text_roundtrips FROM states;
+SELECT err($$SELECT 'AAAA'::bloom_keyset$$);
+SELECT err($$SELECT (substr(ks::text, 1, 40) || 'AAAA')::bloom_keyset FROM states LIMIT 1$$);
+-- the states combine and finish like a single aggregate
+CREATE AGGREGATE keyset_merge(bloom_keyset) (SFUNC = bloom_keyset_combine, STYPE = bloom_keyset, FINALFUNC = bloom_keyset_final);
+SELECT bytea(keyset_merge(ks::text::bloom_keyset)) = (SELECT bytea(bloom_agg(url)) FROM par WHERE i <= 30000) AS merged_identical
+FROM states;
+SELECT err($$SELECT bloom_keyset_combine(ks, ks) FROM states$$);

@@ -1,0 +1,109 @@
+/*
+ * counting.h
+ *		Counting Bloom filter maths, no fmgr: sizing, create, add, remove,
+ *		probe, count, union, estimates, and the validator every input path
+ *		shares.
+ *
+ * Value layout (after the common BfHeader, see bfcore.h):
+ *
+ *	offset	size	field
+ *	24		1		layout			COUNTING_LAYOUT_BLOCKED (1), the only one
+ *	25		1		counter_bits	4
+ *	26		2		reserved		must be zero
+ *	28		4		nhashes			k, 1 .. BLOOM_MAX_HASHES
+ *	32		8		fpr				false-positive target at capacity
+ *	40		8		capacity		most elements in at once
+ *	48		8		count			elements in now: adds minus removes
+ *	56		8		nblocks			number of 64-byte blocks
+ *	64		64*n	counters		block b is bytes 64 + 64b .. 64 + 64b + 63;
+ *									its counter i (0 .. 127) is the low
+ *									nibble of byte i/2 when i is even, the
+ *									high nibble when i is odd
+ *
+ * The value ends exactly after the last block.
+ *
+ * Hashing: one XXH3-64 hash h per element (seeded with hdr.seed).  Its
+ * block is range32(h >> 32, nblocks); its counters inside the block are
+ * bits 7*(j%9) .. 7*(j%9)+6 of g, j = 0 .. k-1, where g starts as
+ * remix(h) and becomes remix(g + STEP) after every 9th counter (the same
+ * scheme as a blocked bloomfilter, 7-bit slices for 128 counters).  A
+ * counter drawn twice for one element is one counter of that element: add
+ * and remove touch each of its distinct counters once.
+ *
+ * Counters saturate at 15 and are sticky: a counter at 15 is never
+ * decremented, so however many elements share it, no remove can bring it
+ * to zero under an element still in (no false negatives from overflow).
+ *
+ * Sizing: the blocked Bloom model of bloom.c over cells (a probe fails on
+ * a zero counter just as on a zero bit), 128 cells per block, so the
+ * model rate at capacity is at most 0.95 * fpr.
+ */
+#ifndef COUNTING_H
+#define COUNTING_H
+
+#include "bfcore.h"
+
+#define COUNTING_LAYOUT_BLOCKED		1
+#define COUNTING_COUNTER_BITS		4
+#define COUNTING_COUNTER_MAX		15
+#define COUNTING_BLOCK_BYTES		64
+#define COUNTING_BLOCK_CELLS		128
+#define COUNTING_HEADER_BYTES		64
+
+typedef struct CountingBloom
+{
+	BfHeader	hdr;
+	uint8_t		layout;
+	uint8_t		counter_bits;
+	uint16_t	reserved;
+	uint32_t	nhashes;
+	double		fpr;
+	uint64_t	capacity;
+	uint64_t	count;
+	uint64_t	nblocks;
+	uint8_t		counters[];
+} CountingBloom;
+
+typedef enum CountingResult
+{
+	COUNTING_OK,				/* added / removed */
+	COUNTING_ABSENT,			/* remove of an element reported absent: unchanged */
+	COUNTING_FULL				/* add at capacity: unchanged, caller errors */
+} CountingResult;
+
+typedef struct CountingStats
+{
+	uint64_t	nonzero;		/* counters above zero */
+	uint64_t	saturated;		/* counters at 15 */
+	double		fpr_estimate;	/* mean over blocks of (nonzero/128)^k */
+} CountingStats;
+
+/* geometry and bytes of a new filter; BF_ERR_TOO_LARGE if it would not fit */
+extern BfStatus counting_geometry(uint64_t capacity, double fpr, uint64_t *nblocks,
+								  uint32_t *nhashes, char *errbuf);
+extern BfStatus counting_new_size(uint64_t capacity, double fpr, size_t *size,
+								  char *errbuf);
+extern void counting_init(void *buf, size_t size, uint64_t capacity, double fpr,
+						  uint64_t seed);
+extern uint64_t counting_max_capacity(double fpr);
+
+extern size_t counting_size(const CountingBloom *f);
+
+extern CountingResult counting_add_hash(CountingBloom *f, uint64_t h);
+extern CountingResult counting_remove_hash(CountingBloom *f, uint64_t h);
+extern bool counting_contains_hash(const CountingBloom *f, uint64_t h);
+extern int	counting_count_hash(const CountingBloom *f, uint64_t h);
+
+/* check a value from outside: exact length, geometry, fields */
+extern BfStatus counting_check(const void *data, size_t len, char *errbuf);
+
+/* union: counters added, saturating; dst already a copy of a */
+extern BfStatus counting_check_compatible(const CountingBloom *a, const CountingBloom *b,
+										  char *errbuf);
+extern BfStatus counting_union_into(CountingBloom *dst, const CountingBloom *b,
+									char *errbuf);
+
+extern void counting_stats(const CountingBloom *f, CountingStats *st);
+extern double counting_model_fpr(const CountingBloom *f, uint64_t n);
+
+#endif							/* COUNTING_H */

@@ -1,0 +1,307 @@
+/*
+ * countingbloom_type.c
+ *		SQL glue for countingbloom: I/O, create, add, remove, probe, count,
+ *		union, info, and the counting_bloom_agg final functions.
+ *
+ * counting_bloom_agg inserts each distinct input once, in all its forms,
+ * so its state is the shared bloom_keyset (keyset_type.c): the transition
+ * and combine functions are the shared ones and the final functions here
+ * build the filter from the distinct hashes.  Counter addition commutes,
+ * so the result does not depend on the order of rows or on how a parallel
+ * plan split them.
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+
+#include "counting.h"
+#include "keyset_sql.h"
+#include "pg_common.h"
+
+/* the one checker every input path (text, binary, bytea) runs */
+static BfStatus
+check_counting(const void *data, size_t len, char *errbuf)
+{
+	return counting_check(data, len, errbuf);
+}
+
+PG_FUNCTION_INFO_V1(countingbloom_in);
+Datum
+countingbloom_in(PG_FUNCTION_ARGS)
+{
+	return pgbf_in(fcinfo, check_counting, "countingbloom");
+}
+
+PG_FUNCTION_INFO_V1(countingbloom_recv);
+Datum
+countingbloom_recv(PG_FUNCTION_ARGS)
+{
+	return pgbf_recv(fcinfo, check_counting, "countingbloom");
+}
+
+PG_FUNCTION_INFO_V1(countingbloom_from_bytea);
+Datum
+countingbloom_from_bytea(PG_FUNCTION_ARGS)
+{
+	return pgbf_from_bytea(fcinfo, check_counting, "countingbloom");
+}
+
+/*
+ * A new empty filter, raising the contract's errors: 22023 for a bad
+ * argument, 54000 with the largest possible capacity for one that would
+ * not fit in a value.
+ */
+static CountingBloom *
+counting_new(int64 capacity, double fpr)
+{
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	CountingBloom *f;
+
+	if (bf_check_params(capacity, fpr, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	if (counting_new_size((uint64) capacity, fpr, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a countingbloom of capacity %lld at fpr %g would exceed the 1 GB value limit",
+						(long long) capacity, fpr),
+				 errdetail("The largest capacity possible at this rate is %llu.",
+						   (unsigned long long) counting_max_capacity(fpr))));
+	f = pgbf_alloc_value(CurrentMemoryContext, size);
+	counting_init(f, size, (uint64) capacity, fpr, BF_DEFAULT_SEED);
+	return f;
+}
+
+/* counting_bloom_create(capacity, fpr): sized once, never grows */
+PG_FUNCTION_INFO_V1(counting_bloom_create);
+Datum
+counting_bloom_create(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
+}
+
+/* a fixed-size filter cannot take more: say so rather than degrade */
+static void
+add_or_error(CountingBloom *f, uint64 h)
+{
+	if (counting_add_hash(f, h) == COUNTING_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("countingbloom is full (capacity %llu)",
+						(unsigned long long) f->capacity),
+				 errdetail("An add past capacity would raise the false-positive rate above the target."),
+				 errhint("Remove elements first, or create the filter with a larger capacity.")));
+}
+
+/* a copy: the argument may be a stored value others still read */
+static Datum
+counting_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+
+	add_or_error(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
+	PG_RETURN_POINTER(f);
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_add, counting_add_impl)
+
+/* one copy of f for the whole array, not one per element */
+PG_FUNCTION_INFO_V1(counting_bloom_add_array);
+Datum
+counting_bloom_add_array(PG_FUNCTION_ARGS)
+{
+	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	uint64	   *hashes;
+	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
+
+	for (int i = 0; i < n; i++)
+		add_or_error(f, hashes[i]);
+	pfree(hashes);
+	PG_RETURN_POINTER(f);
+}
+
+/* an element reported absent leaves the filter as it was */
+static Datum
+counting_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+
+	(void) counting_remove_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
+	PG_RETURN_POINTER(f);
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_remove, counting_remove_impl)
+
+/* as the array add: one copy of f for the whole array */
+PG_FUNCTION_INFO_V1(counting_bloom_remove_array);
+Datum
+counting_bloom_remove_array(PG_FUNCTION_ARGS)
+{
+	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	uint64	   *hashes;
+	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
+
+	for (int i = 0; i < n; i++)
+		(void) counting_remove_hash(f, hashes[i]);
+	pfree(hashes);
+	PG_RETURN_POINTER(f);
+}
+
+/* probes read the filter detoasted once per query (pgbf_cached_arg) */
+static Datum
+counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_BOOL(counting_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
+
+/* x <@ f: the commutator, element first */
+static Datum
+counting_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, 1);
+
+	PG_RETURN_BOOL(counting_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_contained, counting_contained_impl)
+
+/* the smallest counter: an upper bound of x's multiplicity, at most 15 */
+static Datum
+counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_INT32(counting_count_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_count, counting_count_impl)
+
+/*
+ * Counters added into a copy of f; a mismatch of geometry is 22023 with
+ * the reason, a sum past capacity 54000 (as an add past capacity is).
+ */
+PG_FUNCTION_INFO_V1(counting_bloom_union);
+Datum
+counting_bloom_union(PG_FUNCTION_ARGS)
+{
+	CountingBloom *a = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	const CountingBloom *b = (const CountingBloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	char		errbuf[BF_ERRLEN];
+	BfStatus	st;
+
+	st = counting_check_compatible(a, b, errbuf);
+	if (st == BF_OK)
+		st = counting_union_into(a, b, errbuf);
+	if (st != BF_OK)
+		ereport(ERROR,
+				(errcode(st == BF_ERR_FULL ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
+						 : ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	PG_RETURN_POINTER(a);
+}
+
+/* everything a user needs to judge size, load and rate, as jsonb */
+PG_FUNCTION_INFO_V1(counting_bloom_info);
+Datum
+counting_bloom_info(PG_FUNCTION_ARGS)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+	uint64		counters = f->nblocks * COUNTING_BLOCK_CELLS;
+	CountingStats st;
+	StringInfoData s;
+
+	counting_stats(f, &st);
+	initStringInfo(&s);
+	appendStringInfo(&s, "{\"type\": \"countingbloom\", \"layout\": \"blocked\", "
+					 "\"counters\": %llu, \"counter_bits\": %u, \"blocks\": %llu, "
+					 "\"bytes\": %u, \"hashes\": %u, \"capacity\": %llu, \"count\": %llu, "
+					 "\"nonzero\": %llu, \"saturated\": %llu, \"fill\": %.6f, "
+					 "\"fpr_target\": %.17g, \"fpr_estimate\": %.17g, "
+					 "\"fpr_at_capacity\": %.17g, \"bytes_per_element\": %.4f, "
+					 "\"seed\": %llu, \"hash\": \"xxh3_64\", \"format_version\": %u}",
+					 (unsigned long long) counters, (unsigned) f->counter_bits,
+					 (unsigned long long) f->nblocks, (unsigned) VARSIZE(f), f->nhashes,
+					 (unsigned long long) f->capacity, (unsigned long long) f->count,
+					 (unsigned long long) st.nonzero, (unsigned long long) st.saturated,
+					 (double) st.nonzero / (double) counters,
+					 f->fpr, st.fpr_estimate, counting_model_fpr(f, f->capacity),
+					 (double) VARSIZE(f) / (double) f->capacity,
+					 (unsigned long long) f->hdr.seed, f->hdr.version);
+	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
+}
+
+/* ---- counting_bloom_agg ---- */
+
+/* the shared keyset transition, tagged with the type it will build */
+static Datum
+counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	return pgbf_keyset_trans(fcinfo, BF_KIND_COUNTING, kind);
+}
+
+PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
+
+/*
+ * Build the filter from the distinct hashes.  capacity 0 (self-sizing)
+ * means exactly the distinct count.  Zero rows give an empty filter, never
+ * NULL (a NULL would make WHERE NOT counting_bloom_contains(f, x) drop
+ * every row).
+ */
+static Datum
+counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
+{
+	double		fpr;
+	int64		capacity;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, sized ? 2 : 1, sized ? 1 : -1,
+											   &fpr, &capacity);
+	uint64		n = ks ? ks->count : 0;
+	CountingBloom *f;
+
+	/* zero rows of the sized form: a constant capacity of 0 is still wrong */
+	if (sized && ks == NULL)
+	{
+		Datum		d;
+
+		capacity = pgbf_agg_const_arg(fcinfo, 1, &d) ? DatumGetInt64(d) : 1;
+	}
+	else if (capacity == 0)
+		capacity = n > 0 ? (int64) n : 1;
+	else if (n > (uint64) capacity)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("counting_bloom_agg has %llu distinct inputs, more than its capacity of %lld",
+						(unsigned long long) n, (long long) capacity),
+				 errhint("Give a larger capacity, or leave it out to size the filter from the input.")));
+	f = counting_new(capacity, fpr);
+	if (ks == NULL)
+		PG_RETURN_POINTER(f);
+	if (ks->has_zero)
+		(void) counting_add_hash(f, 0);
+	for (uint64 i = 0; i < ks->nslots; i++)
+		if (ks->slots[i] != 0)
+			(void) counting_add_hash(f, ks->slots[i]);
+	PG_RETURN_POINTER(f);
+}
+
+/* counting_bloom_agg(x) and counting_bloom_agg(x, fpr) */
+PG_FUNCTION_INFO_V1(counting_bloom_keyset_final);
+Datum
+counting_bloom_keyset_final(PG_FUNCTION_ARGS)
+{
+	return counting_keyset_build(fcinfo, false);
+}
+
+/* counting_bloom_agg(x, capacity, fpr) */
+PG_FUNCTION_INFO_V1(counting_bloom_keyset_sized_final);
+Datum
+counting_bloom_keyset_sized_final(PG_FUNCTION_ARGS)
+{
+	return counting_keyset_build(fcinfo, true);
+}

@@ -1,0 +1,275 @@
+/*
+ * model.c
+ *		False-positive model and size search for Bloom-style arrays of
+ *		cells, no fmgr: the bits of a bloomfilter, the counters of a
+ *		countingbloom (a probe fails on a zero cell either way).
+ *
+ * Cells come in blocks of block_cells (a key's k cells all in its block),
+ * or block_cells = 0 for the standard layout (k cells across the array).
+ */
+#include "bfcore.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+double
+bf_expected_fill(uint64_t n, uint64_t ncells, uint32_t k)
+{
+	return -expm1((double) k * (double) n * log1p(-1.0 / (double) ncells));
+}
+
+/*
+ * Exact rate of one block of B cells after t cell-sets at uniform random
+ * positions (with repeats), probed at k uniform positions: E[(c/B)^k]
+ * over the occupancy distribution of c, by the exact dynamic programme
+ * over t; and E[(c/B)^2k] for the variance.  They depend only on (B, k, t),
+ * so each table is computed once per process (a few ms) and kept.  Past
+ * t = 16 B a block is saturated (rate 1 to 7 digits).
+ */
+typedef struct BlockRates
+{
+	uint32_t	block_cells;
+	uint32_t	k;
+	uint32_t	tmax;
+	double	   *r1;
+	double	   *r2;
+} BlockRates;
+
+#define MAX_BLOCK_RATE_TABLES 256
+
+static BlockRates block_rate_tables[MAX_BLOCK_RATE_TABLES];
+static int	n_block_rate_tables;
+
+static const BlockRates *
+block_rates(uint32_t B, uint32_t k)
+{
+	BlockRates *br;
+	double	   *occ,
+			   *pw;
+
+	for (int i = 0; i < n_block_rate_tables; i++)
+		if (block_rate_tables[i].block_cells == B && block_rate_tables[i].k == k)
+			return &block_rate_tables[i];
+	if (n_block_rate_tables == MAX_BLOCK_RATE_TABLES)
+		n_block_rate_tables = 0;	/* more geometries than ever seen: recycle */
+	br = &block_rate_tables[n_block_rate_tables];
+	free(br->r1);
+	free(br->r2);
+	br->block_cells = 0;
+	br->tmax = 16 * B;
+	br->r1 = malloc(sizeof(double) * (br->tmax + 1));
+	br->r2 = malloc(sizeof(double) * (br->tmax + 1));
+	occ = malloc(sizeof(double) * (B + 1));
+	pw = malloc(sizeof(double) * (B + 1));
+	if (!br->r1 || !br->r2 || !occ || !pw)
+	{
+		free(br->r1);
+		free(br->r2);
+		free(occ);
+		free(pw);
+		br->r1 = br->r2 = NULL;
+		return NULL;
+	}
+	for (uint32_t c = 0; c <= B; c++)
+	{
+		pw[c] = pow((double) c / B, (double) k);
+		occ[c] = 0.0;
+	}
+	occ[0] = 1.0;
+	for (uint32_t t = 0; t <= br->tmax; t++)
+	{
+		uint32_t	top = t < B ? t : B;
+		double		sum = 0.0,
+					sum2 = 0.0;
+
+		for (uint32_t c = 1; c <= top; c++)
+		{
+			sum += occ[c] * pw[c];
+			sum2 += occ[c] * pw[c] * pw[c];
+		}
+		br->r1[t] = sum;
+		br->r2[t] = sum2;
+		/* one more cell-set: stays at c with probability c/B, else c+1 */
+		for (uint32_t c = (top + 1 < B ? top + 1 : B); c >= 1; c--)
+			occ[c] = occ[c] * c / B + occ[c - 1] * (B - c + 1) / B;
+		occ[0] = 0.0;
+	}
+	free(occ);
+	free(pw);
+	br->block_cells = B;
+	br->k = k;
+	n_block_rate_tables++;
+	return br;
+}
+
+void
+bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells,
+					double *mean, double *sd)
+{
+	double		lambda,
+				sum = 0.0,
+				sum2 = 0.0,
+				lsd;
+	uint64_t	nblocks,
+				lo,
+				hi;
+	const BlockRates *br;
+
+	*mean = *sd = 0.0;
+	if (n == 0)
+		return;
+	if (block_cells == 0)
+	{
+		double		m = (double) ncells;
+		double		t = (double) k * (double) n;
+		double		fill = bf_expected_fill(n, ncells, k);
+		double		var = m * (m - 1) * exp(t * log1p(-2.0 / m)) + m * exp(t * log1p(-1.0 / m))
+			- m * m * exp(2.0 * t * log1p(-1.0 / m));
+
+		*mean = pow(fill, (double) k);
+		/* delta method: the rate is (X/m)^k for X cells set */
+		if (var > 0 && fill > 0)
+			*sd = (double) k * pow(fill, (double) k - 1) * sqrt(var) / m;
+		return;
+	}
+
+	/*
+	 * Blocked: a block's load j is Poisson(n / nblocks); a key probes one
+	 * block, so the rate is the mean over j of the exact block rate after
+	 * k*j cell-sets, and a filter's rate is the mean of nblocks such.
+	 */
+	br = block_rates(block_cells, k);
+	if (br == NULL)
+	{
+		*mean = *sd = 1.0;		/* out of memory: claim nothing */
+		return;
+	}
+	nblocks = ncells / block_cells;
+	lambda = (double) n / (double) nblocks;
+
+	/*
+	 * Past 64 probes per cell every block is full to within e^-64: the
+	 * rate is 1.  Say so at once, or the sum below would take ~24*sqrt(n)
+	 * steps: hours for a crafted value claiming a capacity near 2^62, in a
+	 * loop no query cancel can reach.
+	 */
+	if ((double) k * lambda > 64.0 * (double) block_cells)
+	{
+		*mean = 1.0;
+		return;
+	}
+	lsd = sqrt(lambda);
+	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
+	hi = (uint64_t) (lambda + 12 * lsd + 24);
+	for (uint64_t j = lo; j <= hi; j++)
+	{
+		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
+		uint64_t	t = (uint64_t) k * j;
+
+		sum += p * (t <= br->tmax ? br->r1[t] : 1.0);
+		sum2 += p * (t <= br->tmax ? br->r2[t] : 1.0);
+	}
+	*mean = sum;
+	*sd = sum2 > sum * sum ? sqrt((sum2 - sum * sum) / (double) nblocks) : 0.0;
+}
+
+double
+bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+{
+	double		mean,
+				sd;
+
+	bf_model_rate_cells(n, ncells, k, block_cells, &mean, &sd);
+	return mean;
+}
+
+/*
+ * What sizing compares with the target: the expected rate over the
+ * sizing margin, and the rate three standard deviations up over the fill
+ * margin, so that a filter fed its capacity reaches it before it is full
+ * in all but about one case in a thousand.
+ */
+static double
+sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+{
+	double		mean,
+				sd,
+				a,
+				b;
+
+	bf_model_rate_cells(n, ncells, k, block_cells, &mean, &sd);
+	a = mean / BF_SIZING_MARGIN;
+	b = (mean + 3.0 * sd) / BF_FILL_MARGIN;
+	return a > b ? a : b;
+}
+
+/* best k for a given size: the rate is unimodal in k */
+static double
+best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
+{
+	double		ideal = (double) ncells / (double) n * M_LN2;
+	uint32_t	kmin,
+				kmax;
+	double		best = 2.0;
+
+	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
+	kmax = (uint32_t) (ideal + 3);
+	if (kmax > BF_MAX_HASHES)
+		kmax = BF_MAX_HASHES;
+	if (kmin > kmax)
+		kmin = kmax;
+	*best_k = kmin;
+	for (uint32_t k = kmin; k <= kmax; k++)
+	{
+		double		r = sizing_rate(n, ncells, k, block_cells);
+
+		if (r < best)
+		{
+			best = r;
+			*best_k = k;
+		}
+	}
+	return best;
+}
+
+BfStatus
+bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+				  uint64_t capacity, double fpr, uint64_t *ncells,
+				  uint32_t *nhashes, char *errbuf)
+{
+	double		ideal_cells = -(double) capacity * log(fpr * BF_SIZING_MARGIN) / (M_LN2 * M_LN2);
+	uint64_t	lo,
+				hi;
+	uint32_t	k;
+
+	/* the smallest size that could possibly work, and one that surely does */
+	lo = (uint64_t) (ideal_cells * 0.9 / (double) unit);
+	if (lo < 1)
+		lo = 1;
+	if (lo > max_units)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+	hi = lo;
+	while (best_rate(capacity, hi * unit, block_cells, &k) > fpr)
+	{
+		if (hi >= max_units)
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE, "filter too large");
+		lo = hi;
+		hi = hi * 2 > max_units ? max_units : hi * 2;
+	}
+	/* invariant: hi works; lo does not (or lo == hi) */
+	while (lo + 1 < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (best_rate(capacity, mid * unit, block_cells, &k) <= fpr)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	if (lo != hi && best_rate(capacity, lo * unit, block_cells, &k) <= fpr)
+		hi = lo;
+	*ncells = hi * unit;
+	(void) best_rate(capacity, *ncells, block_cells, &k);
+	*nhashes = k;
+	return BF_OK;
+}

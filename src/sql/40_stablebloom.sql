@@ -1,0 +1,416 @@
+--
+-- stablebloom: Deng and Rafiei's stable Bloom filter, for endless streams
+-- where only recent duplicates matter.  Each insert decrements P random
+-- cells, then sets the element's K cells to Max: old elements decay out, so
+-- the false-positive rate converges to a bound instead of growing, at the
+-- price of false negatives for elements last seen long ago.
+--
+CREATE TYPE stablebloom;
+
+CREATE FUNCTION stablebloom_in(cstring) RETURNS stablebloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION stablebloom_out(stablebloom) RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bf_value_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION stablebloom_recv(internal) RETURNS stablebloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION stablebloom_send(stablebloom) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bf_value_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE stablebloom (
+	INPUT = stablebloom_in,
+	OUTPUT = stablebloom_out,
+	RECEIVE = stablebloom_recv,
+	SEND = stablebloom_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON FUNCTION stablebloom_in(cstring) IS 'stablebloom from its text form (base64 of its bytes), validated';
+COMMENT ON FUNCTION stablebloom_out(stablebloom) IS 'text form of a stablebloom: base64 of its bytes';
+COMMENT ON FUNCTION stablebloom_recv(internal) IS 'stablebloom from its binary form, validated';
+COMMENT ON FUNCTION stablebloom_send(stablebloom) IS 'binary form of a stablebloom: its bytes';
+COMMENT ON TYPE stablebloom IS 'stable Bloom filter (Deng and Rafiei 2006): duplicate detection over an endless stream; forgets old elements, false-positive rate bounded';
+
+CREATE FUNCTION stablebloom(bytea) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stablebloom_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom(bytea) IS 'stablebloom from its bytes, validated';
+CREATE FUNCTION bytea(stablebloom) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bf_value_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bytea(stablebloom) IS 'the bytes of a stablebloom';
+CREATE CAST (bytea AS stablebloom) WITH FUNCTION stablebloom(bytea);
+CREATE CAST (stablebloom AS bytea) WITH FUNCTION bytea(stablebloom);
+
+CREATE FUNCTION stable_bloom_create(cells bigint, fpr float8 DEFAULT 0.01, cell_bits int DEFAULT 3)
+	RETURNS stablebloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_create(bigint, float8, int) IS 'empty stablebloom of cells cells of cell_bits bits, hashes and decrement chosen so the stable-point false-positive rate is at most fpr';
+
+CREATE FUNCTION stable_bloom_info(f stablebloom) RETURNS jsonb
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_info(stablebloom) IS 'parameters, fill, stable-point false-positive bound and the false-negative rate after N inserts (fnr_after) of a stablebloom';
+
+CREATE FUNCTION stable_bloom_fnr(f stablebloom, age bigint) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_fnr(stablebloom, bigint) IS 'expected false-negative rate for an element last inserted age inserts ago (other elements since)';
+
+-- aggregate support shared by every element type
+CREATE FUNCTION stable_bloom_agg_final(stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_final(stablebloom) IS 'aggregate support: the filter, or an empty one for zero rows';
+CREATE FUNCTION stable_bloom_seen_final(stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_final(stablebloom) IS 'aggregate support: whether the latest row''s element was probably seen before it (read only)';
+
+--
+-- Neither aggregate has a COMBINEFUNC: a stable Bloom filter depends on the
+-- order of its stream, and the filter of two halves of a stream cannot be
+-- computed from the halves' filters (see src/stablebloom_type.c).
+--
+
+-- elements of type text
+CREATE FUNCTION stable_bloom_add(f stablebloom, x text) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, text) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
+CREATE FUNCTION stable_bloom_add(f stablebloom, xs text[]) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, text[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_contains(f stablebloom, x text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, text) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+CREATE FUNCTION stable_bloom_contained(x text, f stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contained(text, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = stablebloom, RIGHTARG = text, FUNCTION = stable_bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (stablebloom, text) IS 'stablebloom probably saw element recently';
+CREATE OPERATOR <@ (
+	LEFTARG = text, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (text, stablebloom) IS 'element was probably seen recently by stablebloom';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8, int) IS 'aggregate support: insert x in place';
+CREATE AGGREGATE stable_bloom_agg(text) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(text) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
+CREATE AGGREGATE stable_bloom_agg(text, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(text, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE AGGREGATE stable_bloom_agg(text, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(text, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
+CREATE AGGREGATE stable_bloom_seen(text) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(text) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
+CREATE AGGREGATE stable_bloom_seen(text, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(text, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
+CREATE AGGREGATE stable_bloom_seen(text, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(text, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(text, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(text, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
+
+-- elements of type bytea
+CREATE FUNCTION stable_bloom_add(f stablebloom, x bytea) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
+CREATE FUNCTION stable_bloom_add(f stablebloom, xs bytea[]) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_contains(f stablebloom, x bytea) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bytea) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+CREATE FUNCTION stable_bloom_contained(x bytea, f stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contained(bytea, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = stablebloom, RIGHTARG = bytea, FUNCTION = stable_bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (stablebloom, bytea) IS 'stablebloom probably saw element recently';
+CREATE OPERATOR <@ (
+	LEFTARG = bytea, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (bytea, stablebloom) IS 'element was probably seen recently by stablebloom';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8, int) IS 'aggregate support: insert x in place';
+CREATE AGGREGATE stable_bloom_agg(bytea) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bytea) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
+CREATE AGGREGATE stable_bloom_agg(bytea, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bytea, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE AGGREGATE stable_bloom_agg(bytea, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bytea, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
+CREATE AGGREGATE stable_bloom_seen(bytea) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bytea) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
+CREATE AGGREGATE stable_bloom_seen(bytea, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bytea, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
+CREATE AGGREGATE stable_bloom_seen(bytea, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bytea, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(bytea, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bytea, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
+
+-- elements of type bigint
+CREATE FUNCTION stable_bloom_add(f stablebloom, x bigint) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
+CREATE FUNCTION stable_bloom_add(f stablebloom, xs bigint[]) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_contains(f stablebloom, x bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bigint) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+CREATE FUNCTION stable_bloom_contained(x bigint, f stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contained(bigint, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = stablebloom, RIGHTARG = bigint, FUNCTION = stable_bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (stablebloom, bigint) IS 'stablebloom probably saw element recently';
+CREATE OPERATOR <@ (
+	LEFTARG = bigint, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (bigint, stablebloom) IS 'element was probably seen recently by stablebloom';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8, int) IS 'aggregate support: insert x in place';
+CREATE AGGREGATE stable_bloom_agg(bigint) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bigint) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
+CREATE AGGREGATE stable_bloom_agg(bigint, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bigint, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE AGGREGATE stable_bloom_agg(bigint, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(bigint, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
+CREATE AGGREGATE stable_bloom_seen(bigint) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bigint) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
+CREATE AGGREGATE stable_bloom_seen(bigint, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bigint, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
+CREATE AGGREGATE stable_bloom_seen(bigint, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bigint, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(bigint, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(bigint, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
+
+-- elements of type uuid
+CREATE FUNCTION stable_bloom_add(f stablebloom, x uuid) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
+CREATE FUNCTION stable_bloom_add(f stablebloom, xs uuid[]) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_contains(f stablebloom, x uuid) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, uuid) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+CREATE FUNCTION stable_bloom_contained(x uuid, f stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contained(uuid, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
+CREATE OPERATOR @> (
+	LEFTARG = stablebloom, RIGHTARG = uuid, FUNCTION = stable_bloom_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR @> (stablebloom, uuid) IS 'stablebloom probably saw element recently';
+CREATE OPERATOR <@ (
+	LEFTARG = uuid, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+COMMENT ON OPERATOR <@ (uuid, stablebloom) IS 'element was probably seen recently by stablebloom';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8, int) IS 'aggregate support: insert x in place';
+CREATE AGGREGATE stable_bloom_agg(uuid) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(uuid) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
+CREATE AGGREGATE stable_bloom_agg(uuid, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(uuid, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE AGGREGATE stable_bloom_agg(uuid, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_agg(uuid, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
+CREATE AGGREGATE stable_bloom_seen(uuid) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(uuid) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
+CREATE AGGREGATE stable_bloom_seen(uuid, cells bigint, fpr float8) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(uuid, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
+CREATE AGGREGATE stable_bloom_seen(uuid, cells bigint, fpr float8, cell_bits int) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(uuid, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(uuid, start stablebloom) (
+	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
+	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE stable_bloom_seen(uuid, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';

@@ -1,0 +1,401 @@
+/*
+ * url.c
+ *		Syntax-based URL normalization (RFC 3986 6.2.2 - 6.2.3), plain C.
+ *
+ * One left-to-right pass over the input: scheme, authority (userinfo,
+ * host, port), path, query; the fragment is cut off before parsing the
+ * rest.  Output goes straight into the caller's buffer; dot segments are
+ * removed in place in that buffer, segment by segment, after each segment's
+ * percent-encodings have been normalized.  See url.h for the rules.
+ */
+#include "url.h"
+
+#include <string.h>
+
+/* the caller's buffer and how much of it is used */
+typedef struct UrlOut
+{
+	char	   *buf;
+	size_t		len;
+	size_t		cap;
+	bool		overflow;
+} UrlOut;
+
+/* every write goes through here or put_bytes: nothing past cap */
+static inline void
+put(UrlOut *o, char c)
+{
+	if (o->len < o->cap)
+		o->buf[o->len++] = c;
+	else
+		o->overflow = true;
+}
+
+/* the same for a run of bytes: as much as fits, then overflow */
+static void
+put_bytes(UrlOut *o, const char *p, size_t n)
+{
+	if (n > o->cap - o->len)
+	{
+		o->overflow = true;
+		n = o->cap - o->len;
+	}
+	if (n > 0)
+		memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+/* ASCII only, whatever the C locale says: URLs are ASCII syntax */
+static inline bool
+is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* ASCII digits: ports and schemes */
+static inline bool
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* ASCII case folding: a non-ASCII byte is never changed */
+static inline char
+to_lower(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char) (c + ('a' - 'A')) : (char) c;
+}
+
+/* upper-case hex digits of an escape (6.2.2.1) */
+static inline char
+to_upper(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') ? (char) (c - ('a' - 'A')) : (char) c;
+}
+
+/* value of a hex digit, or -1: decides whether "%xy" is an escape at all */
+static inline int
+hex_value(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* RFC 3986 2.3: the characters whose encoded and plain forms are equivalent */
+static inline bool
+is_unreserved(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/*
+ * Would writing the hex digit c complete a "%xy" in the output, out of an
+ * invalid escape kept as it was ("%%34" would become "%4" and then "%41")?
+ * Such an escape stays encoded, so a second normalization changes nothing.
+ */
+static inline bool
+completes_escape(const UrlOut *o, unsigned char c)
+{
+	if (hex_value(c) < 0)
+		return false;
+	if (o->len >= 1 && o->buf[o->len - 1] == '%')
+		return true;
+	return o->len >= 2 && o->buf[o->len - 2] == '%' &&
+		hex_value((unsigned char) o->buf[o->len - 1]) >= 0;
+}
+
+/*
+ * Copy s[0 .. n) with percent-encodings normalized (6.2.2.1, 6.2.2.2):
+ * encoded unreserved characters decoded, other escapes upper-cased,
+ * invalid ones untouched.  lower: also lower-case the plain ASCII letters
+ * (the host, 6.2.2.1), but never the hex digits of a kept escape.
+ */
+static void
+put_normalized(UrlOut *o, const char *s, size_t n, bool lower)
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c == '%' && n - i >= 3)
+		{
+			int			hi = hex_value((unsigned char) s[i + 1]);
+			int			lo = hex_value((unsigned char) s[i + 2]);
+
+			if (hi >= 0 && lo >= 0)
+			{
+				unsigned char d = (unsigned char) (hi * 16 + lo);
+
+				if (is_unreserved(d) && !completes_escape(o, d))
+					put(o, lower ? to_lower(d) : (char) d);
+				else
+				{
+					put(o, '%');
+					put(o, to_upper((unsigned char) s[i + 1]));
+					put(o, to_upper((unsigned char) s[i + 2]));
+				}
+				i += 2;
+				continue;
+			}
+		}
+		put(o, lower ? to_lower(c) : (char) c);
+	}
+}
+
+/*
+ * Length of the scheme when s starts with "scheme:", else 0.  A
+ * one-letter scheme counts as none: "C:\dir" is a path, not a URL.
+ */
+static size_t
+scheme_length(const char *s, size_t len)
+{
+	if (len == 0 || !is_alpha((unsigned char) s[0]))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c == ':')
+			return i >= 2 ? i : 0;
+		if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.')
+			return 0;
+	}
+	return 0;
+}
+
+/* case-insensitive comparison of a scheme with a lower-case name */
+static bool
+scheme_is(const char *s, size_t n, const char *name)
+{
+	if (strlen(name) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (to_lower((unsigned char) s[i]) != name[i])
+			return false;
+	return true;
+}
+
+/*
+ * The authority s[0 .. n) (between "//" and the path): userinfo kept but
+ * percent-normalized, host lower-cased, port dropped when empty or equal to
+ * default_port (may be NULL), leading zeros removed otherwise (6.2.3).
+ * Anything that does not parse (a port with non-digits, bytes after an IP
+ * literal) is copied as it was.
+ */
+static void
+put_authority(UrlOut *o, const char *s, size_t n, const char *default_port)
+{
+	size_t		host = 0;
+	size_t		host_end;
+	const char *port;
+	size_t		port_len;
+
+	/* userinfo: up to the last '@', as browsers read it */
+	for (size_t i = n; i > 0; i--)
+	{
+		if (s[i - 1] == '@')
+		{
+			put_normalized(o, s, i - 1, false);
+			put(o, '@');
+			host = i;
+			break;
+		}
+	}
+
+	/* host: an IP literal in brackets, or up to the first ':' */
+	host_end = host;
+	if (host < n && s[host] == '[')
+	{
+		while (host_end < n && s[host_end] != ']')
+			host_end++;
+		if (host_end < n)
+			host_end++;
+	}
+	else
+	{
+		while (host_end < n && s[host_end] != ':')
+			host_end++;
+	}
+	put_normalized(o, s + host, host_end - host, true);
+	if (host_end == n)
+		return;
+	if (s[host_end] != ':')
+	{
+		put_bytes(o, s + host_end, n - host_end);
+		return;
+	}
+
+	port = s + host_end + 1;
+	port_len = n - host_end - 1;
+	for (size_t i = 0; i < port_len; i++)
+	{
+		if (!is_digit((unsigned char) port[i]))
+		{
+			put_bytes(o, s + host_end, n - host_end);
+			return;
+		}
+	}
+	while (port_len > 1 && port[0] == '0')
+	{
+		port++;
+		port_len--;
+	}
+	if (port_len == 0)
+		return;
+	if (default_port && port_len == strlen(default_port) &&
+		memcmp(port, default_port, port_len) == 0)
+		return;
+	put(o, ':');
+	put_bytes(o, port, port_len);
+}
+
+/*
+ * An absolute path s[0 .. n) (s[0] == '/'), percent-normalized segment by
+ * segment, with dot segments removed as RFC 3986 5.2.4 does: "." is
+ * dropped, ".." drops itself and the segment before it (never going above
+ * the root), and a path ending in either keeps its trailing "/".  Each
+ * segment is written, then inspected in the output, so "%2E" counts as ".";
+ * popping a segment only re-reads bytes once written, so the whole is
+ * linear in n.
+ */
+static void
+put_path(UrlOut *o, const char *s, size_t n)
+{
+	size_t		base = o->len;
+	size_t		i = 0;
+
+	while (i < n && !o->overflow)
+	{
+		size_t		j = i + 1;
+		size_t		seg = o->len;
+		size_t		seg_len;
+		const char *w;
+		bool		last;
+
+		while (j < n && s[j] != '/')
+			j++;
+		last = (j == n);
+		put(o, '/');
+		put_normalized(o, s + i + 1, j - i - 1, false);
+		if (o->overflow)
+			return;
+		seg_len = o->len - seg - 1;
+		w = o->buf + seg + 1;
+		if (seg_len == 1 && w[0] == '.')
+		{
+			o->len = seg;
+			if (last)
+				put(o, '/');
+		}
+		else if (seg_len == 2 && w[0] == '.' && w[1] == '.')
+		{
+			o->len = seg;
+			while (o->len > base && o->buf[o->len - 1] != '/')
+				o->len--;
+			if (o->len > base)
+				o->len--;
+			if (last)
+				put(o, '/');
+		}
+		i = j;
+	}
+}
+
+/* see url.h */
+bool
+url_is_absolute(const char *src, size_t len)
+{
+	return src != NULL && scheme_length(src, len) > 0;
+}
+
+/*
+ * See url.h.  The fragment is cut off first, so no later step can see a
+ * '?' or '/' that belongs to it.
+ */
+size_t
+url_normalize(const char *src, size_t len, char *dst, size_t dstcap)
+{
+	UrlOut		o = {dst, 0, dstcap, false};
+	size_t		slen = src ? scheme_length(src, len) : 0;
+	const char *hash;
+	const char *default_port = NULL;
+	bool		web;
+	bool		has_authority = false;
+	size_t		p,
+				end,
+				path_end;
+
+	if (slen == 0)
+	{
+		if (len > 0)
+			put_bytes(&o, src, len);
+		return o.overflow ? (size_t) -1 : o.len;
+	}
+
+	for (size_t i = 0; i < slen; i++)
+		put(&o, to_lower((unsigned char) src[i]));
+	put(&o, ':');
+	if (scheme_is(src, slen, "http"))
+		default_port = "80";
+	else if (scheme_is(src, slen, "https"))
+		default_port = "443";
+	web = default_port != NULL;
+
+	p = slen + 1;
+	hash = memchr(src + p, '#', len - p);
+	end = hash ? (size_t) (hash - src) : len;
+
+	if (end - p >= 2 && src[p] == '/' && src[p + 1] == '/')
+	{
+		size_t		a = p + 2;
+		size_t		a_end = a;
+
+		while (a_end < end && src[a_end] != '/' && src[a_end] != '?')
+			a_end++;
+		has_authority = true;
+		put(&o, '/');
+		put(&o, '/');
+		put_authority(&o, src + a, a_end - a, default_port);
+		p = a_end;
+	}
+
+	path_end = p;
+	while (path_end < end && src[path_end] != '?')
+		path_end++;
+	if (path_end == p)
+	{
+		if (has_authority && web)
+			put(&o, '/');
+	}
+	else if (src[p] == '/')
+	{
+		size_t		path_start = o.len;
+
+		put_path(&o, src + p, path_end - p);
+
+		/*
+		 * Without an authority a path must not start with "//" (RFC 3986
+		 * 3.3): "x:/..//h/p" would turn into "x://h/p", whose "h" reads as
+		 * a host.  Such a path keeps its dot segments.
+		 */
+		if (!has_authority && !o.overflow && o.len - path_start >= 2 &&
+			o.buf[path_start] == '/' && o.buf[path_start + 1] == '/')
+		{
+			o.len = path_start;
+			put_normalized(&o, src + p, path_end - p, false);
+		}
+	}
+	else
+		put_normalized(&o, src + p, path_end - p, false);
+
+	/* the query, '?' included: only its percent-encodings change */
+	if (path_end < end)
+		put_normalized(&o, src + path_end, end - path_end, false);
+
+	return o.overflow ? (size_t) -1 : o.len;
+}

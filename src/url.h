@@ -1,0 +1,57 @@
+/*
+ * url.h
+ *		Syntax-based URL normalization (RFC 3986 sections 6.2.2 and 6.2.3),
+ *		plain C, no PostgreSQL headers: the key a URL-seen filter is asked
+ *		about must be the same for every spelling of one URL.
+ *
+ * What url_normalize does to an absolute URL ("scheme:..."):
+ *	- scheme and host to lower case (ASCII only);
+ *	- percent-encodings: an encoded unreserved character (ALPHA / DIGIT /
+ *	  "-" / "." / "_" / "~") is decoded, every other valid escape gets
+ *	  upper-case hex digits; an invalid escape ("%G1", a "%" near the end)
+ *	  is left exactly as it was; applied to userinfo, host, path and query;
+ *	- dot segments removed from a path that starts with "/" (RFC 3986
+ *	  5.2.4), after decoding, so "%2E%2E" counts as "..";
+ *	- the port: dropped when empty or the scheme's default (http 80,
+ *	  https 443), leading zeros removed otherwise;
+ *	- the fragment ("#..." ) dropped: it never reaches a server;
+ *	- http and https with an authority and an empty path get path "/".
+ * The query keeps its text (only its percent-encodings are normalized) and
+ * nothing is ever percent-encoded that was not.
+ *
+ * Text that is not an absolute URL (no "scheme:" with a scheme of at least
+ * two characters: a one-letter "scheme" is a Windows drive letter in
+ * practice) is copied unchanged.
+ *
+ * The input is (pointer, length): no NUL terminator is needed and a NUL
+ * byte is an ordinary byte.  Every input byte is read at most a small
+ * constant number of times (dot-segment removal is amortized linear), and
+ * every byte written is checked against the output capacity.  Only ASCII
+ * bytes are ever changed or removed as single bytes, and a run of bytes
+ * is only ever cut at an ASCII delimiter, so a string in an ASCII-safe
+ * encoding (UTF-8 and every PostgreSQL server encoding) stays valid.
+ */
+#ifndef URL_H
+#define URL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Normalization never makes a URL longer except by the "/" of an empty
+ * http(s) path: an output buffer of this many bytes is always enough.
+ */
+#define URL_NORMALIZED_MAXLEN(len)	((len) + 1)
+
+/*
+ * Normalize src[0 .. len) into dst (capacity dstcap bytes, not
+ * NUL-terminated).  Returns the output length, or (size_t) -1 when dstcap
+ * was too small (never when dstcap >= URL_NORMALIZED_MAXLEN(len)); nothing
+ * is written past dstcap either way.
+ */
+extern size_t url_normalize(const char *src, size_t len, char *dst, size_t dstcap);
+
+/* true when src[0 .. len) has the form "scheme:..." url_normalize acts on */
+extern bool url_is_absolute(const char *src, size_t len);
+
+#endif							/* URL_H */

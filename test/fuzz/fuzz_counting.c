@@ -1,0 +1,41 @@
+/*
+ * fuzz_counting.c
+ *		libFuzzer harness for the countingbloom checker: any bytes either
+ *		fail counting_check or make a value every operation can use safely.
+ *
+ *	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
+ *		test/fuzz/fuzz_counting.c src/bfcore.c src/counting.c -lm
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfcore.h"
+#include "counting.h"
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	CountingBloom *f;
+	CountingStats st;
+
+	/* the checker sees the value as PostgreSQL hands it over: aligned */
+	f = malloc(size ? size : 1);
+	memcpy(f, data, size);
+	if (counting_check(f, size, NULL) == BF_OK)
+	{
+		uint64_t	h = bf_hash_bytes(data, size < 16 ? size : 16, 0);
+
+		(void) counting_contains_hash(f, h);
+		(void) counting_count_hash(f, h);
+		(void) counting_add_hash(f, h);
+		(void) counting_remove_hash(f, h ^ 1);
+		counting_stats(f, &st);
+		(void) counting_model_fpr(f, f->capacity);
+		if (counting_union_into(f, f, NULL) == BF_OK && counting_check(f, size, NULL) != BF_OK)
+			abort();			/* a union of valid values must stay valid */
+	}
+	free(f);
+	return 0;
+}

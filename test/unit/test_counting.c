@@ -1,0 +1,354 @@
+/*
+ * test_counting.c
+ *		Unit test of the counting Bloom filter core (plain C, no server).
+ *
+ *	cc -Isrc test/unit/test_counting.c src/bfcore.c src/model.c src/counting.c -lm && ./a.out
+ *
+ * Checks: 100k random add/remove operations against an exact multiset
+ * (no false negatives for anything still in, count bounds, remove of an
+ * absent element leaves the bytes unchanged), the measured false-positive
+ * rate before and after deleting half the keys, saturation, capacity,
+ * union, and the checker against corrupted values.  main() returns 0 on
+ * success.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfcore.h"
+#include "counting.h"
+
+static int	failures = 0;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) \
+		{ \
+			failures++; \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__); \
+			fprintf(stderr, "\n"); \
+		} \
+	} while (0)
+
+/* splitmix64: a fixed, portable PRNG so every run is the same */
+static uint64_t rng_state = UINT64_C(0x5eed5eed5eed5eed);
+
+static uint64_t
+rng(void)
+{
+	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static CountingBloom *
+new_filter(uint64_t capacity, double fpr)
+{
+	size_t		size;
+	CountingBloom *f;
+
+	if (counting_new_size(capacity, fpr, &size, NULL) != BF_OK)
+	{
+		fprintf(stderr, "cannot size a filter of %llu at %g\n",
+				(unsigned long long) capacity, fpr);
+		exit(2);
+	}
+	f = calloc(1, size);
+	counting_init(f, size, capacity, fpr, BF_DEFAULT_SEED);
+	f->hdr.vl_len_ = (uint32_t) (size << 2);	/* as SET_VARSIZE on little-endian */
+	return f;
+}
+
+static uint64_t
+key_hash(uint64_t key)
+{
+	return bf_hash_int64((int64_t) key, BF_DEFAULT_SEED);
+}
+
+/*
+ * 100k random operations on a universe of 3000 keys (so keys repeat and
+ * are removed while still in), capacity 2000: an exact multiset says what
+ * is in; the filter must agree with it wherever it can.
+ */
+static void
+test_multiset_model(void)
+{
+	enum
+	{
+		NKEYS = 3000, CAP = 2000, NOPS = 100000
+	};
+	CountingBloom *f = new_filter(CAP, 0.01);
+	size_t		size = counting_size(f);
+	unsigned char *before = malloc(size);
+	int		   *mult = calloc(NKEYS, sizeof(int));
+	uint64_t	in = 0;
+	long		adds = 0,
+				removes = 0,
+				absent_removes = 0,
+				full = 0,
+				fn = 0,
+				undercount = 0;
+
+	for (long op = 0; op < NOPS; op++)
+	{
+		uint64_t	key = rng() % NKEYS;
+		uint64_t	h = key_hash(key);
+		int			r = (int) (rng() % 100);
+
+		if (r < 50)
+		{
+			CountingResult res = counting_add_hash(f, h);
+
+			if (in >= CAP)
+			{
+				CHECK(res == COUNTING_FULL, "add at capacity must fail");
+				full++;
+			}
+			else
+			{
+				CHECK(res == COUNTING_OK, "add under capacity must succeed");
+				mult[key]++;
+				in++;
+				adds++;
+			}
+		}
+		else if (r < 95 || mult[key] > 0)
+		{
+			/* remove only what is in: removing a false positive is misuse */
+			if (mult[key] == 0)
+				continue;
+			CHECK(counting_remove_hash(f, h) == COUNTING_OK, "remove of an element in must succeed");
+			mult[key]--;
+			in--;
+			removes++;
+		}
+		else
+		{
+			/* a key never in: if the filter reports it absent, remove is a no-op */
+			if (!counting_contains_hash(f, h))
+			{
+				memcpy(before, f, size);
+				CHECK(counting_remove_hash(f, h) == COUNTING_ABSENT, "absent remove reports absent");
+				CHECK(memcmp(before, f, size) == 0, "remove of an absent element changed the filter");
+				absent_removes++;
+			}
+		}
+		CHECK(f->count == in, "count %llu != model %llu",
+			  (unsigned long long) f->count, (unsigned long long) in);
+
+		/* every so often, check every key against the model */
+		if (op % 5000 == 4999)
+			for (uint64_t k = 0; k < NKEYS; k++)
+			{
+				int			c = counting_count_hash(f, key_hash(k));
+
+				if (mult[k] > 0 && !counting_contains_hash(f, key_hash(k)))
+					fn++;
+				if (c < (mult[k] < 15 ? mult[k] : 15))
+					undercount++;
+			}
+	}
+	CHECK(fn == 0, "%ld false negatives", fn);
+	CHECK(undercount == 0, "%ld counts under the multiplicity", undercount);
+	CHECK(counting_check(f, size, NULL) == BF_OK, "filter after random operations fails its checker");
+	CHECK(adds > 10000 && removes > 10000 && full > 0 && absent_removes > 0,
+		  "operation mix too thin (adds %ld removes %ld full %ld absent %ld)",
+		  adds, removes, full, absent_removes);
+
+	/* remove everything that is in: all counters back to zero */
+	for (uint64_t k = 0; k < NKEYS; k++)
+		while (mult[k] > 0)
+		{
+			CHECK(counting_remove_hash(f, key_hash(k)) == COUNTING_OK, "drain remove");
+			mult[k]--;
+		}
+	{
+		CountingStats st;
+
+		counting_stats(f, &st);
+		CHECK(f->count == 0 && st.nonzero == st.saturated,
+			  "drained filter: count %llu, nonzero %llu, saturated %llu",
+			  (unsigned long long) f->count, (unsigned long long) st.nonzero,
+			  (unsigned long long) st.saturated);
+	}
+	printf("multiset model: %ld adds, %ld removes, %ld rejected at capacity, %ld absent removes, 0 false negatives\n",
+		   adds, removes, full, absent_removes);
+	free(before);
+	free(mult);
+	free(f);
+}
+
+/* rate over probes of keys never added */
+static double
+measured_fpr(const CountingBloom *f, uint64_t first, uint64_t n)
+{
+	uint64_t	fp = 0;
+
+	for (uint64_t k = first; k < first + n; k++)
+		fp += counting_contains_hash(f, key_hash(k));
+	return (double) fp / (double) n;
+}
+
+/*
+ * Full at capacity, the measured rate over 1M never-added keys must be
+ * within tolerance of the target: the sizing model puts it at 0.95 fpr,
+ * and 1M probes give a standard error of sqrt(p/1M) (3% of p at 1%, 10%
+ * at 0.1%), so 1.2 * fpr is > 5 standard errors above the expected rate.
+ * After deleting half the keys the filter must be as good as one that
+ * only ever held the other half: under the rate at half capacity.
+ */
+static void
+test_fpr(double fpr)
+{
+	enum
+	{
+		CAP = 100000
+	};
+	uint64_t	probes = 1000000;
+	CountingBloom *f = new_filter(CAP, fpr);
+	double		full,
+				half,
+				model_half;
+
+	for (uint64_t k = 0; k < CAP; k++)
+		CHECK(counting_add_hash(f, key_hash(k)) == COUNTING_OK, "add");
+	full = measured_fpr(f, UINT64_C(1) << 40, probes);
+	for (uint64_t k = 0; k < CAP; k += 2)
+		CHECK(counting_remove_hash(f, key_hash(k)) == COUNTING_OK, "remove");
+	for (uint64_t k = 1; k < CAP; k += 2)
+		CHECK(counting_contains_hash(f, key_hash(k)), "false negative after deletes");
+	half = measured_fpr(f, UINT64_C(1) << 41, probes);
+	model_half = counting_model_fpr(f, CAP / 2);
+	printf("fpr %g: %.1f bytes/element, k=%u, measured %.5f at capacity, %.5f after deleting half (model %.5f)\n",
+		   fpr, (double) counting_size(f) / CAP, f->nhashes, full, half, model_half);
+	CHECK(full <= fpr * 1.2, "rate %g at capacity over target %g", full, fpr);
+	CHECK(half <= model_half * 1.3 + 3.0 * sqrt(model_half / probes),
+		  "rate %g after deleting half over the half-load model %g", half, model_half);
+	free(f);
+}
+
+/* one element added 20 times: counters stick at 15 and never come down */
+static void
+test_saturation(void)
+{
+	CountingBloom *f = new_filter(100, 0.01);
+	uint64_t	h = key_hash(42);
+	CountingStats st;
+
+	for (int i = 0; i < 20; i++)
+		CHECK(counting_add_hash(f, h) == COUNTING_OK, "add");
+	CHECK(counting_count_hash(f, h) == 15, "count %d, want 15", counting_count_hash(f, h));
+	counting_stats(f, &st);
+	CHECK(st.saturated == st.nonzero && st.saturated >= 1 && st.saturated <= f->nhashes,
+		  "saturated %llu nonzero %llu", (unsigned long long) st.saturated,
+		  (unsigned long long) st.nonzero);
+	for (int i = 0; i < 20; i++)
+		CHECK(counting_remove_hash(f, h) == COUNTING_OK, "remove %d", i);
+	/* sticky: still reported in, though count says the filter is empty */
+	CHECK(counting_contains_hash(f, h), "saturated counters were decremented");
+	CHECK(f->count == 0, "count %llu", (unsigned long long) f->count);
+	/* nothing is in: a remove now must not change anything */
+	CHECK(counting_remove_hash(f, h) == COUNTING_ABSENT, "remove from an empty filter");
+	free(f);
+}
+
+static void
+test_union_and_capacity(void)
+{
+	CountingBloom *a = new_filter(10, 0.01),
+			   *b = new_filter(10, 0.01),
+			   *c = new_filter(11, 0.01);
+
+	for (int i = 0; i < 10; i++)
+		CHECK(counting_add_hash(a, key_hash(i)) == COUNTING_OK, "add");
+	CHECK(counting_add_hash(a, key_hash(99)) == COUNTING_FULL, "11th add must fail");
+	CHECK(a->count == 10, "failed add changed count");
+	CHECK(counting_union_into(a, b, NULL) == BF_OK, "union with empty");
+	CHECK(counting_add_hash(b, key_hash(5)) == COUNTING_OK, "add");
+	CHECK(counting_union_into(a, b, NULL) == BF_ERR_FULL, "union past capacity");
+	CHECK(counting_check_compatible(a, c, NULL) == BF_ERR_INCOMPATIBLE, "geometry differs");
+	CHECK(counting_remove_hash(a, key_hash(0)) == COUNTING_OK, "remove");
+	CHECK(counting_union_into(a, b, NULL) == BF_OK, "union at capacity");
+	CHECK(counting_count_hash(a, key_hash(5)) >= 2, "union adds counters");
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* every corruption the checker must catch, and no crash on any byte flip */
+static void
+test_checker(void)
+{
+	CountingBloom *f = new_filter(1000, 0.01);
+	size_t		size = counting_size(f);
+	CountingBloom *g = malloc(size);
+	char		errbuf[BF_ERRLEN];
+
+	for (int i = 0; i < 500; i++)
+		(void) counting_add_hash(f, key_hash(i));
+	CHECK(counting_check(f, size, errbuf) == BF_OK, "valid filter rejected: %s", errbuf);
+	CHECK(counting_check(f, size - 1, NULL) == BF_ERR_CORRUPT, "short value accepted");
+	CHECK(counting_check(f, 10, NULL) == BF_ERR_CORRUPT, "tiny value accepted");
+
+#define CORRUPT(stmt, what) \
+	do { memcpy(g, f, size); stmt; \
+		 CHECK(counting_check(g, size, NULL) == BF_ERR_CORRUPT, "accepted: %s", what); } while (0)
+	CORRUPT(g->hdr.kind = BF_KIND_BLOOM, "wrong kind");
+	CORRUPT(g->hdr.version = 9, "version");
+	CORRUPT(g->hdr.reserved = 1, "header reserved");
+	CORRUPT(g->hdr.flags = 1, "flags");
+	CORRUPT(g->reserved = 1, "reserved");
+	CORRUPT(g->layout = 0, "layout");
+	CORRUPT(g->counter_bits = 8, "counter width");
+	CORRUPT(g->nhashes = 0, "k = 0");
+	CORRUPT(g->nhashes = 65, "k = 65");
+	CORRUPT(g->fpr = 0.0, "fpr 0");
+	CORRUPT(g->fpr = NAN, "fpr NaN");
+	CORRUPT(g->fpr = 1e-6, "fpr the counters cannot meet");
+	CORRUPT(g->capacity = 0, "capacity 0");
+	CORRUPT(g->capacity = UINT64_MAX, "capacity huge");
+	CORRUPT(g->capacity = 100000, "capacity the counters cannot meet");
+	CORRUPT(g->count = 1001, "count over capacity");
+	CORRUPT(g->nblocks = 0, "no blocks");
+	CORRUPT(g->nblocks += 1, "more blocks than bytes");
+	CORRUPT(g->nblocks = UINT64_MAX / 32, "overflowing block count");
+#undef CORRUPT
+
+	/* single byte flips in the header: accepted or rejected, never a crash */
+	for (int i = 0; i < COUNTING_HEADER_BYTES; i++)
+		for (int bit = 0; bit < 8; bit++)
+		{
+			memcpy(g, f, size);
+			((uint8_t *) g)[i] ^= (uint8_t) (1 << bit);
+			if (counting_check(g, size, NULL) == BF_OK)
+			{
+				(void) counting_contains_hash(g, key_hash(1));
+				(void) counting_add_hash(g, key_hash(1));
+				(void) counting_remove_hash(g, key_hash(2));
+			}
+		}
+	free(f);
+	free(g);
+}
+
+int
+main(void)
+{
+	test_multiset_model();
+	test_fpr(0.01);
+	test_fpr(0.001);
+	test_saturation();
+	test_union_and_capacity();
+	test_checker();
+	if (failures)
+	{
+		fprintf(stderr, "test_counting: %d failures\n", failures);
+		return 1;
+	}
+	printf("test_counting: ok\n");
+	return 0;
+}
