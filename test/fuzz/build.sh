@@ -3,9 +3,10 @@
 # "BfStatus <type>_check(const void *data, ...)" found in src/*.c, two
 # harnesses from fuzz_value.c: fuzz_<type>_bytes (binary recv, bytea cast,
 # aggregate state input) and fuzz_<type>_text (the text input function).
-# Also (re)writes the seed corpora test/fuzz/corpus/<harness>/ when
-# --seeds is given.  Binaries go to test/fuzz/bin/.  Prints the harness
-# names, one a line, on stdout.
+# Then every other test/fuzz/fuzz_*.c as a harness of its own.
+# With --seeds, also writes the seed corpus test/fuzz/corpus/<harness>/
+# of a harness that has none yet (an existing corpus is never touched).
+# Binaries go to test/fuzz/bin/.  Prints the harness names, one a line.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CC=${FUZZ_CC:-clang}
@@ -31,13 +32,22 @@ for t in $types; do
 		name=fuzz_${t}_$mode
 		defs=(-DFUZZ_TYPE="$t" -DFUZZ_HEADER="\"$t.h\"" -DFUZZ_TEXT=$text -DFUZZ_OPS="\"$ops\"")
 		$CC $CFLAGS $SAN "${defs[@]}" -o "$bin/$name" test/fuzz/fuzz_value.c "${core[@]}" -lm >&2
-		if [ $seeds = yes ]; then
+		if [ $seeds = yes ] && [ ! -d "test/fuzz/corpus/$name" ]; then
 			gcc $CFLAGS "${defs[@]}" -DFUZZ_MAKE_SEEDS -o "$bin/seeds_$name" \
 				test/fuzz/fuzz_value.c "${core[@]}" -lm >&2
-			rm -rf "test/fuzz/corpus/$name"
 			mkdir -p "test/fuzz/corpus/$name"
 			"$bin/seeds_$name" "test/fuzz/corpus/$name" >&2
 		fi
 		echo "$name"
 	done
+done
+
+# standalone harnesses (test/fuzz/fuzz_<name>.c with their own
+# LLVMFuzzerTestOneInput, e.g. fuzz_url.c): built with every core file,
+# seeded from test/fuzz/corpus/fuzz_<name>/
+for src in test/fuzz/fuzz_*.c; do
+	[ "$src" = test/fuzz/fuzz_value.c ] && continue
+	name=$(basename "$src" .c)
+	$CC $CFLAGS $SAN -o "$bin/$name" "$src" "${core[@]}" -lm >&2
+	echo "$name"
 done
