@@ -79,6 +79,7 @@ for f in test/valgrind/*.sql; do
 	[ -f "$f" ] || continue
 	log "workload $f"
 	"$PG_BINDIR/psql" -X -q -d postgres -f "$f" >"$scratch/$(basename "$f").out" 2>&1 || true
+	grep -E 'NOTICE|FATAL|PANIC|server closed' "$scratch/$(basename "$f").out" || true
 done
 stop_server
 trap - EXIT
@@ -91,7 +92,10 @@ ours=$(cat "$scratch"/vg/valgrind.*.log | awk '
 	inerr && /^==[0-9]*== *$/ { if (hit) printf "%s\n", text; inerr = 0; next }
 	inerr { text = text $0 "\n"; if ($0 ~ /bloomfilter\.so/) hit = 1 }')
 nlogs=$(ls "$scratch"/vg/valgrind.*.log | wc -l)
-echo "valgrind: $nlogs processes checked, $total error reports in all"
+echo "valgrind: $nlogs processes checked, $total error reports in all; by kind and first frame:"
+cat "$scratch"/vg/valgrind.*.log | awk '
+	/^==[0-9]*== (Invalid|Conditional|Use of|Syscall|Mismatched|Source and|Argument)/ { sub(/^==[0-9]*== /, ""); kind = $0; getline; getline; sub(/^==[0-9]*== +/, ""); print "  " kind " | " $0 }' |
+	sort | uniq -c | sort -rn | head -20
 if [ -n "$ours" ]; then
 	echo "errors in bloomfilter.so:"
 	echo "$ours" | head -200

@@ -26,12 +26,9 @@ ANALYZE nums;
 SELECT bloom_cardinality(bloom_agg(g)) FROM nums;
 SELECT bloom_cardinality(bloom_agg(g, 1000, 0.01)) FROM nums;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
--- damaged values: every single-byte change of a small filter's first 200
--- bytes, through the bytea cast and the text form
-SELECT count(*) FILTER (WHERE ok) AS accepted, count(*) AS tried FROM (
-  SELECT i, x, (SELECT true FROM (SELECT set_byte(f::bytea, i, get_byte(f::bytea, i) # x)::bloomfilter) s) AS ok
-    FROM vg, generate_series(0, 199) i, (VALUES (1), (16), (128), (255)) v(x)
-   WHERE id = 3 AND i < length(f::bytea)) t;
+-- damaged values: single-byte changes of a grown filter's first 400 bytes
+-- and every truncation up to 300 bytes, through the bytea cast and the
+-- text form (each in its own subtransaction: most are refused)
 DO $$
 DECLARE
   b bytea := (SELECT f::bytea FROM vg WHERE id = 2);
