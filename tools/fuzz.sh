@@ -61,7 +61,9 @@ for h in "${harnesses[@]}"; do
 	fi
 	if [ $merge = yes ] && [ $rc -eq 0 ]; then
 		mkdir -p "$work/$h.merged"
+		# regress-* inputs (past findings) stay whatever their coverage
 		test/fuzz/bin/"$h" -merge=1 -max_len=8192 "$work/$h.merged" "$seeds" "$work/$h" >/dev/null 2>&1 &&
+			{ cp "$seeds"/regress-* "$work/$h.merged"/ 2>/dev/null || true; } &&
 			rm -rf "$seeds" && mv "$work/$h.merged" "$seeds"
 	fi
 done
