@@ -31,7 +31,9 @@ keyset_resized(const KeySet *ks, uint64 min_slots)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("too many distinct inputs for a self-sizing aggregate (at most %llu)",
 						(unsigned long long) KEYSET_MAX_COUNT),
-				 errhint("Give the aggregate a capacity, e.g. bloom_agg(x, capacity, fpr).")));
+				 ks->target == BF_KIND_BLOOM ?
+				 errhint("Give bloom_agg a capacity: bloom_agg(x, capacity, fpr) does not keep its inputs.") :
+				 errhint("Build the filter in batches with the array form of its add function.")));
 	nks = pgbf_alloc_value(CurrentMemoryContext, keyset_size_for_slots(nslots));
 	keyset_init(nks, nslots, ks->target, ks->layout, ks->fpr, ks->capacity, ks->hdr.seed);
 	keyset_rehash_into(ks, nks);

@@ -1,0 +1,823 @@
+/*
+ * cuckoo.c
+ *		Cuckoo filter maths, no fmgr.  See cuckoo.h for the value layout and
+ *		the false-positive accounting.
+ */
+#include "cuckoo.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* mixed into a fingerprint before it picks its alternate bucket */
+#define CUCKOO_ALT_KEY		UINT64_C(0x5bd1e9955bd1e995)
+/* seeds the relocation choices from the element hash */
+#define CUCKOO_KICK_KEY		UINT64_C(0x2545f4914f6cdd1d)
+
+/* floating-point slack when re-checking a sum computed elsewhere */
+#define CUCKOO_RATE_SLACK	(1.0 + 1e-9)
+
+/* ---- geometry ---- */
+
+/* descriptors of every table, padded so the first table starts a cache line */
+static size_t
+header_size(int ntables)
+{
+	return bf_align64(sizeof(CuckooFilter) + (size_t) ntables * sizeof(CuckooTable));
+}
+
+/* whole 8-byte words of slots plus one spare word for unaligned loads */
+static uint64_t
+area_bytes(uint64_t nbuckets, uint32_t fp_bits)
+{
+	uint64_t	bits = nbuckets * CUCKOO_BUCKET_SLOTS * fp_bits;
+
+	return (bits + 63) / 64 * 8 + 8;
+}
+
+uint64_t
+cuckoo_buckets_for(uint64_t capacity)
+{
+	uint64_t	per = CUCKOO_BUCKET_SLOTS * CUCKOO_LOAD_NUM;
+
+	if (capacity < 1)
+		capacity = 1;
+	if (capacity > CUCKOO_MAX_BUCKETS)
+		return 0;
+	return (capacity * CUCKOO_LOAD_DEN + per - 1) / per;
+}
+
+uint64_t
+cuckoo_table_capacity(uint64_t nbuckets)
+{
+	return nbuckets * CUCKOO_BUCKET_SLOTS * CUCKOO_LOAD_NUM / CUCKOO_LOAD_DEN;
+}
+
+/* chance a stored fingerprint equals a new element's: 2^-f + 2 * 4^-f */
+double
+cuckoo_fp_match(uint32_t fp_bits)
+{
+	return ldexp(1.0, -(int) fp_bits) + ldexp(1.0, 1 - 2 * (int) fp_bits);
+}
+
+/* rate bound of a table with all 4m slots and its victim slot full */
+double
+cuckoo_worst_rate(uint64_t nbuckets, uint32_t fp_bits)
+{
+	return (2.0 * CUCKOO_BUCKET_SLOTS + 2.0 / (double) nbuckets) *
+		cuckoo_fp_match(fp_bits);
+}
+
+/* rate bound of a table at its current contents (see cuckoo.h) */
+double
+cuckoo_table_bound(const CuckooTable *t)
+{
+	uint64_t	c = t->count + (t->victim_fp != 0);
+
+	return 2.0 * (double) c / (double) t->nbuckets * cuckoo_fp_match(t->fp_bits);
+}
+
+/* a lookup searches every table: the rates add up (union bound) */
+double
+cuckoo_rate_bound(const CuckooFilter *f)
+{
+	double		s = 0.0;
+
+	for (int i = 0; i < f->ntables; i++)
+		s += cuckoo_table_bound(&f->tables[i]);
+	return s;
+}
+
+/* narrowest fingerprint whose full table stays within budget; 0 if none */
+static uint32_t
+fp_bits_for(uint64_t nbuckets, double budget, uint32_t min_bits)
+{
+	for (uint32_t b = min_bits; b <= CUCKOO_MAX_FP_BITS; b++)
+		if (cuckoo_worst_rate(nbuckets, b) <= budget)
+			return b;
+	return 0;
+}
+
+/* table 0's share of the target; the rest is kept for growth */
+static double
+first_budget(double fpr)
+{
+	return fpr * (1.0 - CUCKOO_GROWTH_RESERVE);
+}
+
+/* sum of the bounds of the tables before the last */
+static double
+sealed_bound(const CuckooFilter *f, int ntables)
+{
+	double		s = 0.0;
+
+	for (int i = 0; i < ntables; i++)
+		s += cuckoo_table_bound(&f->tables[i]);
+	return s;
+}
+
+/* bytes of a new one-table filter; BF_ERR_* when it cannot be made */
+BfStatus
+cuckoo_new_size(uint64_t nbuckets, double fpr, size_t *size, char *errbuf)
+{
+	uint32_t	b;
+	uint64_t	total;
+
+	if (nbuckets < 1 || nbuckets > CUCKOO_MAX_BUCKETS)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "cuckoofilter too large");
+	b = fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS);
+	if (b == 0)
+		return bf_fail(errbuf, BF_ERR_PARAM,
+					   "fpr %g is too small for a cuckoofilter", fpr);
+	total = header_size(1) + area_bytes(nbuckets, b);
+	if (total > BF_MAX_VALUE_BYTES)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE, "cuckoofilter too large");
+	*size = (size_t) total;
+	return BF_OK;
+}
+
+/* an empty table descriptor */
+static void
+fill_table(CuckooTable *t, uint64_t offset, uint64_t nbuckets, uint32_t shift,
+		   uint32_t fp_bits)
+{
+	t->offset = offset;
+	t->nbuckets = nbuckets;
+	t->count = 0;
+	t->victim_bucket = 0;
+	t->victim_fp = 0;
+	t->fp_bits = fp_bits;
+	t->shift = shift;
+}
+
+/* an empty one-table filter in buf, sized by cuckoo_new_size */
+void
+cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
+			double fpr, uint64_t seed)
+{
+	CuckooFilter *f = (CuckooFilter *) buf;
+
+	/* the caller sized buf with cuckoo_new_size, so this cannot fail */
+	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_init_header(buf, BF_KIND_CUCKOO, seed);
+	f->ntables = 1;
+	f->fpr = fpr;
+	f->capacity = capacity;
+	fill_table(&f->tables[0], header_size(1), nbuckets, 0,
+			   fp_bits_for(nbuckets, first_budget(fpr), CUCKOO_MIN_FP_BITS));
+}
+
+/* the value's length follows from its last table */
+size_t
+cuckoo_size(const CuckooFilter *f)
+{
+	const CuckooTable *last = &f->tables[f->ntables - 1];
+
+	return (size_t) (last->offset + area_bytes(last->nbuckets, last->fp_bits));
+}
+
+/*
+ * Geometry of the table a grown f would add; false if it cannot grow.  A
+ * table sealed at least half full is followed by one twice its size; one
+ * sealed early (a key added more often than its two buckets hold) by one
+ * of the same size, so repeated keys do not blow the filter up.
+ */
+static bool
+next_table(const CuckooFilter *f, uint64_t *nbuckets, uint32_t *shift, uint32_t *fp_bits)
+{
+	int			n = f->ntables;
+	const CuckooTable *last = &f->tables[n - 1];
+	uint64_t	used = last->count + (last->victim_fp != 0);
+	double		left;
+
+	if (n >= CUCKOO_MAX_TABLES)
+		return false;
+	*shift = last->shift;
+	if (used * 2 >= last->nbuckets * CUCKOO_BUCKET_SLOTS)
+		(*shift)++;
+	if (*shift > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> *shift))
+		return false;
+	*nbuckets = f->tables[0].nbuckets << *shift;
+	left = f->fpr - sealed_bound(f, n);
+	if (!(left > 0.0))
+		return false;
+	*fp_bits = fp_bits_for(*nbuckets, left / 2.0, last->fp_bits);
+	return *fp_bits != 0;
+}
+
+/* bytes of f with one more table, or why it cannot grow */
+BfStatus
+cuckoo_grown_size(const CuckooFilter *f, size_t *size, char *errbuf)
+{
+	uint64_t	m = 0;
+	uint32_t	b = 0,
+				sh = 0;
+	uint64_t	total;
+
+	if (!next_table(f, &m, &sh, &b))
+	{
+		if (f->ntables >= CUCKOO_MAX_TABLES)
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+						   "cuckoofilter cannot have more than %d tables (one key fits about %d times in each)",
+						   CUCKOO_MAX_TABLES, 2 * CUCKOO_BUCKET_SLOTS + 1);
+		if (sh > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> sh))
+			return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+						   "cuckoofilter would grow past %llu buckets",
+						   (unsigned long long) CUCKOO_MAX_BUCKETS);
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "cuckoofilter false-positive budget is used up: table %d would need fingerprints over %d bits to keep the rate under %g",
+					   f->ntables + 1, CUCKOO_MAX_FP_BITS, f->fpr);
+	}
+	total = header_size(f->ntables + 1);
+	for (int i = 0; i < f->ntables; i++)
+		total += area_bytes(f->tables[i].nbuckets, f->tables[i].fp_bits);
+	total += area_bytes(m, b);
+	if (total > BF_MAX_VALUE_BYTES)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "cuckoofilter would grow past the 1 GB value limit (table %d of %llu buckets)",
+					   f->ntables + 1, (unsigned long long) m);
+	*size = (size_t) total;
+	return BF_OK;
+}
+
+/*
+ * f with one more (empty) table, into buf of cuckoo_grown_size bytes.  The
+ * existing tables are copied as they are: nothing moves, nothing is lost.
+ */
+void
+cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
+{
+	CuckooFilter *nf = (CuckooFilter *) buf;
+	int			n = f->ntables;
+	uint64_t	off = header_size(n + 1);
+	uint64_t	m = 0;
+	uint32_t	b = 0,
+				sh = 0;
+
+	(void) next_table(f, &m, &sh, &b);
+	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	memcpy((char *) buf + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
+		   sizeof(CuckooFilter) - sizeof(uint32_t));
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t	bytes = area_bytes(f->tables[i].nbuckets, f->tables[i].fp_bits);
+
+		nf->tables[i] = f->tables[i];
+		nf->tables[i].offset = off;
+		memcpy((char *) buf + off, (const char *) f + f->tables[i].offset, bytes);
+		off += bytes;
+	}
+	fill_table(&nf->tables[n], off, m, sh, b);
+	nf->ntables = (uint16_t) (n + 1);
+}
+
+/* ---- slots ---- */
+
+static inline uint64_t
+load_le64(const uint8_t *p)
+{
+	uint64_t	w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+static inline void
+store_le64(uint8_t *p, uint64_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	memcpy(p, &w, 8);
+}
+
+static inline uint64_t
+fp_mask(uint32_t fp_bits)
+{
+	return fp_bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << fp_bits) - 1;
+}
+
+/*
+ * A slot is one unaligned 8-byte load, plus the next byte when a wide
+ * fingerprint (over 56 bits) straddles it; the area's spare word keeps
+ * both inside the value.
+ */
+static inline uint64_t
+slot_get(const uint8_t *area, uint32_t fp_bits, uint64_t slot)
+{
+	uint64_t	bit = slot * fp_bits;
+	const uint8_t *p = area + (bit >> 3);
+	uint32_t	sh = (uint32_t) (bit & 7);
+	uint64_t	v = load_le64(p) >> sh;
+
+	if (sh + fp_bits > 64)
+		v |= (uint64_t) p[8] << (64 - sh);
+	return v & fp_mask(fp_bits);
+}
+
+static inline void
+slot_set(uint8_t *area, uint32_t fp_bits, uint64_t slot, uint64_t fp)
+{
+	uint64_t	bit = slot * fp_bits;
+	uint8_t    *p = area + (bit >> 3);
+	uint32_t	sh = (uint32_t) (bit & 7);
+	uint64_t	mask = fp_mask(fp_bits) << sh;
+	uint64_t	w = load_le64(p);
+
+	w = (w & ~mask) | (fp << sh);
+	store_le64(p, w);
+	if (sh + fp_bits > 64)
+	{
+		uint8_t		hmask = (uint8_t) ((1u << (sh + fp_bits - 64)) - 1);
+
+		p[8] = (uint8_t) ((p[8] & ~hmask) | ((fp >> (64 - sh)) & hmask));
+	}
+}
+
+static inline uint8_t *
+table_area(CuckooFilter *f, const CuckooTable *t)
+{
+	return (uint8_t *) f + t->offset;
+}
+
+static inline const uint8_t *
+table_area_const(const CuckooFilter *f, const CuckooTable *t)
+{
+	return (const uint8_t *) f + t->offset;
+}
+
+/* ---- hashing ---- */
+
+/*
+ * Fingerprint of width f: the top f bits of remix(h), 0 stored as 1.
+ * Widths only grow from table to table, so equal fingerprints in a later
+ * table mean equal fingerprints in every earlier one.
+ */
+static inline uint64_t
+fingerprint(uint64_t g, uint32_t fp_bits)
+{
+	uint64_t	v = g >> (64 - fp_bits);
+
+	return v ? v : 1;
+}
+
+/* table 0's fingerprint of an element whose table-k fingerprint is fp */
+static inline uint64_t
+base_fp(uint64_t fp, uint32_t fp_bits, uint32_t base_bits)
+{
+	uint64_t	v = fp >> (fp_bits - base_bits);
+
+	return v ? v : 1;
+}
+
+/* how to find buckets in one table: its own size and width, and table 0's */
+typedef struct CuckooGeom
+{
+	uint64_t	nbuckets;		/* m0 << k */
+	uint64_t	base_buckets;	/* m0 */
+	uint32_t	shift;			/* k */
+	uint32_t	fp_bits;
+	uint32_t	base_bits;		/* table 0's fingerprint width */
+} CuckooGeom;
+
+static inline CuckooGeom
+table_geom(const CuckooFilter *f, int k)
+{
+	CuckooGeom	g;
+
+	g.nbuckets = f->tables[k].nbuckets;
+	g.base_buckets = f->tables[0].nbuckets;
+	g.shift = f->tables[k].shift;
+	g.fp_bits = f->tables[k].fp_bits;
+	g.base_bits = f->tables[0].fp_bits;
+	return g;
+}
+
+/*
+ * The other bucket of a fingerprint in bucket i.  A bucket of table k is
+ * (c << k) | t, c in [0, m0) (i1's c is table 0's i1) and t the next k
+ * bits; c moves by the involution c -> (H(b) - c) mod m0, t by t ^ G(b),
+ * both from b = the table-0 fingerprint.  So alt is an involution, works
+ * for any m0, and a bucket pair in table k + 1, shifted right by one, is
+ * the pair in table k: keys that look alike in a later table look alike
+ * in every earlier one (what makes removes safe, see cuckoo.h).
+ */
+static inline uint64_t
+alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
+{
+	uint64_t	b = base_fp(fp, g->fp_bits, g->base_bits);
+	uint64_t	hc = bf_range64(bf_remix(b ^ CUCKOO_ALT_KEY), g->base_buckets);
+	uint64_t	c = i >> g->shift;
+	uint64_t	c2 = hc >= c ? hc - c : hc + g->base_buckets - c;
+	uint64_t	t = i & ((UINT64_C(1) << g->shift) - 1);
+
+	if (g->shift > 0)
+		t ^= bf_remix(b + CUCKOO_KICK_KEY) >> (64 - g->shift);
+	return (c2 << g->shift) | t;
+}
+
+/* the element's two buckets and fingerprint in a table */
+static inline void
+locate(const CuckooGeom *g, uint64_t h, uint64_t *fp, uint64_t *i1, uint64_t *i2)
+{
+	*fp = fingerprint(bf_remix(h), g->fp_bits);
+	*i1 = bf_range64(h, g->nbuckets);
+	*i2 = alt_bucket(g, *i1, *fp);
+}
+
+/* slot index of fp in bucket b, or -1 (fp 0 finds a free slot) */
+static inline int
+bucket_find(const uint8_t *area, uint32_t fp_bits, uint64_t b, uint64_t fp)
+{
+	for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
+		if (slot_get(area, fp_bits, b * CUCKOO_BUCKET_SLOTS + s) == fp)
+			return s;
+	return -1;
+}
+
+static inline uint32_t
+bucket_count(const uint8_t *area, uint32_t fp_bits, uint64_t b, uint64_t fp)
+{
+	uint32_t	n = 0;
+
+	for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
+		n += slot_get(area, fp_bits, b * CUCKOO_BUCKET_SLOTS + s) == fp;
+	return n;
+}
+
+/* put fp in a free slot of bucket b if there is one */
+static inline bool
+bucket_put(uint8_t *area, uint32_t fp_bits, uint64_t b, uint64_t fp)
+{
+	int			s = bucket_find(area, fp_bits, b, 0);
+
+	if (s < 0)
+		return false;
+	slot_set(area, fp_bits, b * CUCKOO_BUCKET_SLOTS + s, fp);
+	return true;
+}
+
+/* relocation choices: cheap, and the same on every platform */
+static inline uint64_t
+xorshift64(uint64_t *state)
+{
+	uint64_t	x = *state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
+/*
+ * Insert into table t, which has no victim.  Relocations are chosen by a
+ * PRNG seeded from h, so the same adds in the same order give the same
+ * bytes.  The fingerprint left over after the last kick is parked in the
+ * victim slot, never dropped.
+ */
+static void
+table_insert(CuckooFilter *f, int k, uint64_t h)
+{
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
+	uint8_t    *area = table_area(f, t);
+	uint32_t	fb = t->fp_bits;
+	uint64_t	fp,
+				i1,
+				i2,
+				i;
+	uint64_t	rng = (h ^ CUCKOO_KICK_KEY) | 1;
+
+	locate(&g, h, &fp, &i1, &i2);
+	if (bucket_put(area, fb, i1, fp) || bucket_put(area, fb, i2, fp))
+	{
+		t->count++;
+		return;
+	}
+	i = (xorshift64(&rng) >> 63) ? i2 : i1;
+	for (int n = 0; n < CUCKOO_MAX_KICKS; n++)
+	{
+		uint64_t	slot = i * CUCKOO_BUCKET_SLOTS + (xorshift64(&rng) >> 62);
+		uint64_t	old = slot_get(area, fb, slot);
+
+		slot_set(area, fb, slot, fp);
+		fp = old;
+		i = alt_bucket(&g, i, fp);
+		if (bucket_put(area, fb, i, fp))
+		{
+			t->count++;
+			return;
+		}
+	}
+	t->victim_fp = fp;
+	t->victim_bucket = i;
+}
+
+/* add one copy: only the newest table takes inserts, while its victim slot is free */
+CuckooAddResult
+cuckoo_add_hash(CuckooFilter *f, uint64_t h)
+{
+	CuckooTable *t = &f->tables[f->ntables - 1];
+
+	if (t->victim_fp != 0)
+		return CUCKOO_NEEDS_TABLE;
+	table_insert(f, f->ntables - 1, h);
+	return CUCKOO_ADDED;
+}
+
+/* the victim is one more slot shared by its two buckets */
+static inline bool
+victim_matches(const CuckooTable *t, uint64_t fp, uint64_t i1, uint64_t i2)
+{
+	return t->victim_fp == fp && (t->victim_bucket == i1 || t->victim_bucket == i2);
+}
+
+/*
+ * Copies of h's fingerprint in its two buckets and victim slot, summed over
+ * tables: at least the number of copies of h that were added and not
+ * removed (other keys with the same fingerprint and buckets count too).
+ */
+uint32_t
+cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
+{
+	uint32_t	n = 0;
+
+	for (int k = 0; k < f->ntables; k++)
+	{
+		const CuckooTable *t = &f->tables[k];
+		const uint8_t *area = table_area_const(f, t);
+		CuckooGeom	g = table_geom(f, k);
+		uint64_t	fp,
+					i1,
+					i2;
+
+		locate(&g, h, &fp, &i1, &i2);
+		n += bucket_count(area, t->fp_bits, i1, fp);
+		if (i2 != i1)
+			n += bucket_count(area, t->fp_bits, i2, fp);
+		n += victim_matches(t, fp, i1, i2);
+	}
+	return n;
+}
+
+/* cuckoo_count_hash() > 0, stopping at the first match */
+bool
+cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
+{
+	for (int k = 0; k < f->ntables; k++)
+	{
+		const CuckooTable *t = &f->tables[k];
+		const uint8_t *area = table_area_const(f, t);
+		CuckooGeom	g = table_geom(f, k);
+		uint64_t	fp,
+					i1,
+					i2;
+
+		locate(&g, h, &fp, &i1, &i2);
+		if (bucket_find(area, t->fp_bits, i1, fp) >= 0 ||
+			bucket_find(area, t->fp_bits, i2, fp) >= 0 ||
+			victim_matches(t, fp, i1, i2))
+			return true;
+	}
+	return false;
+}
+
+/* a slot of t was freed: the victim, if it has a bucket with room, moves in */
+static void
+replace_victim(CuckooFilter *f, int k)
+{
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
+	uint8_t    *area = table_area(f, t);
+	uint64_t	b = t->victim_bucket;
+
+	if (t->victim_fp == 0)
+		return;
+	if (bucket_put(area, t->fp_bits, b, t->victim_fp) ||
+		bucket_put(area, t->fp_bits, alt_bucket(&g, b, t->victim_fp),
+				   t->victim_fp))
+	{
+		t->count++;
+		t->victim_fp = 0;
+		t->victim_bucket = 0;
+	}
+}
+
+/*
+ * Take one copy out, newest table first (the one taking inserts, where a
+ * freed slot is most useful).  Removing a key that was never added can
+ * take out another key's matching fingerprint: only remove what you added.
+ */
+bool
+cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
+{
+	for (int k = f->ntables - 1; k >= 0; k--)
+	{
+		CuckooTable *t = &f->tables[k];
+		uint8_t    *area = table_area(f, t);
+		CuckooGeom	g = table_geom(f, k);
+		uint64_t	fp,
+					i1,
+					i2,
+					b;
+		int			s;
+
+		locate(&g, h, &fp, &i1, &i2);
+		b = i1;
+		s = bucket_find(area, t->fp_bits, i1, fp);
+		if (s < 0)
+		{
+			b = i2;
+			s = bucket_find(area, t->fp_bits, i2, fp);
+		}
+		if (s >= 0)
+		{
+			slot_set(area, t->fp_bits, b * CUCKOO_BUCKET_SLOTS + s, 0);
+			t->count--;
+			replace_victim(f, k);
+			return true;
+		}
+		if (victim_matches(t, fp, i1, i2))
+		{
+			t->victim_fp = 0;
+			t->victim_bucket = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- validation ---- */
+
+/*
+ * Every value from outside passes here before anything reads it: exact
+ * length, geometry that cannot make a probe read outside the value,
+ * counts that match the slots, zero padding, and a rate invariant that
+ * keeps the false-positive promise (so a value cannot claim a target its
+ * fingerprints do not deliver).
+ */
+BfStatus
+cuckoo_check(const void *data, size_t len, char *errbuf)
+{
+	const CuckooFilter *f = (const CuckooFilter *) data;
+	const uint8_t *bytes = (const uint8_t *) data;
+	BfStatus	st;
+	uint64_t	off;
+	double		sealed = 0.0;
+
+	st = bf_check_header(data, len, sizeof(CuckooFilter) + sizeof(CuckooTable),
+						 BF_KIND_CUCKOO, "cuckoofilter", errbuf);
+	if (st != BF_OK)
+		return st;
+	if (f->hdr.flags != 0 || f->reserved != 0 || f->reserved2 != 0)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "cuckoofilter reserved fields are not zero");
+	if (f->ntables < 1 || f->ntables > CUCKOO_MAX_TABLES)
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid cuckoofilter table count %u",
+					   f->ntables);
+	if (bf_check_params((f->capacity > (uint64_t) INT64_MAX) ? -1 : (int64_t) f->capacity,
+						f->fpr, NULL) != BF_OK)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "invalid cuckoofilter parameters (capacity %llu, fpr %g)",
+					   (unsigned long long) f->capacity, f->fpr);
+	if (len < header_size(f->ntables))
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "cuckoofilter value is too short for %u tables", f->ntables);
+	for (size_t i = sizeof(CuckooFilter) + f->ntables * sizeof(CuckooTable);
+		 i < header_size(f->ntables); i++)
+		if (bytes[i] != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT, "cuckoofilter header padding is not zero");
+
+	off = header_size(f->ntables);
+	for (int k = 0; k < f->ntables; k++)
+	{
+		const CuckooTable *t = &f->tables[k];
+		uint64_t	area,
+					nslots,
+					used = 0,
+					endbit;
+		uint32_t	fb = t->fp_bits;
+
+		if (t->offset != off)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter table %d starts at byte %llu, expected %llu",
+						   k, (unsigned long long) t->offset, (unsigned long long) off);
+		if (fb < CUCKOO_MIN_FP_BITS || fb > CUCKOO_MAX_FP_BITS ||
+			(k > 0 && fb < f->tables[k - 1].fp_bits))
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter table %d has an invalid fingerprint width %u", k, fb);
+		if (t->nbuckets < 1 || t->nbuckets > CUCKOO_MAX_BUCKETS ||
+			(k == 0 ? t->shift != 0 :
+			 (t->shift != f->tables[k - 1].shift && t->shift != f->tables[k - 1].shift + 1) ||
+			 t->shift > 40 || f->tables[0].nbuckets > (CUCKOO_MAX_BUCKETS >> t->shift) ||
+			 t->nbuckets != f->tables[0].nbuckets << t->shift))
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter table %d has an invalid bucket count %llu",
+						   k, (unsigned long long) t->nbuckets);
+		area = area_bytes(t->nbuckets, fb);
+		if (area > len - off)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter value is truncated: table %d needs %llu bytes at %llu, value has %zu",
+						   k, (unsigned long long) area, (unsigned long long) off, len);
+		nslots = t->nbuckets * CUCKOO_BUCKET_SLOTS;
+		for (uint64_t s = 0; s < nslots; s++)
+			used += slot_get(bytes + off, fb, s) != 0;
+		if (used != t->count)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter table %d count %llu does not match its %llu stored fingerprints",
+						   k, (unsigned long long) t->count, (unsigned long long) used);
+		/* bits after the last slot are zero */
+		endbit = nslots * fb;
+		if ((endbit & 7) && (bytes[off + (endbit >> 3)] >> (endbit & 7)) != 0)
+			return bf_fail(errbuf, BF_ERR_CORRUPT, "cuckoofilter table %d padding is not zero", k);
+		for (uint64_t p = (endbit + 7) >> 3; p < area; p++)
+			if (bytes[off + p] != 0)
+				return bf_fail(errbuf, BF_ERR_CORRUPT,
+							   "cuckoofilter table %d padding is not zero", k);
+		if (t->victim_fp == 0 ? t->victim_bucket != 0 :
+			(t->victim_fp & ~fp_mask(fb)) != 0 || t->victim_bucket >= t->nbuckets)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter table %d has an invalid victim", k);
+
+		/* the rate promise: see cuckoo.h */
+		if (k < f->ntables - 1)
+			sealed += cuckoo_table_bound(t);
+		else if (sealed + cuckoo_worst_rate(t->nbuckets, fb) > f->fpr * CUCKOO_RATE_SLACK)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "cuckoofilter fingerprints are too short for its false-positive target %g",
+						   f->fpr);
+		off += area;
+	}
+	if (off != len)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "cuckoofilter value has %zu bytes, its tables account for %llu",
+					   len, (unsigned long long) off);
+	return BF_OK;
+}
+
+/* ---- totals ---- */
+
+uint64_t
+cuckoo_total_count(const CuckooFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->ntables; i++)
+		n += f->tables[i].count + (f->tables[i].victim_fp != 0);
+	return n;
+}
+
+uint64_t
+cuckoo_total_slots(const CuckooFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->ntables; i++)
+		n += f->tables[i].nbuckets * CUCKOO_BUCKET_SLOTS;
+	return n;
+}
+
+uint64_t
+cuckoo_total_capacity(const CuckooFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->ntables; i++)
+		n += cuckoo_table_capacity(f->tables[i].nbuckets);
+	return n;
+}
+
+uint64_t
+cuckoo_total_slot_bits(const CuckooFilter *f)
+{
+	uint64_t	n = 0;
+
+	for (int i = 0; i < f->ntables; i++)
+		n += f->tables[i].nbuckets * CUCKOO_BUCKET_SLOTS * f->tables[i].fp_bits;
+	return n;
+}
+
+/* largest capacity whose new filter fits in one value, for error messages */
+uint64_t
+cuckoo_max_capacity(double fpr)
+{
+	uint64_t	lo = 1,
+				hi = CUCKOO_MAX_BUCKETS;
+	size_t		sz;
+
+	if (cuckoo_new_size(cuckoo_buckets_for(1), fpr, &sz, NULL) != BF_OK)
+		return 0;
+	while (lo + 1 < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+		uint64_t	m = cuckoo_buckets_for(mid);
+
+		if (m != 0 && cuckoo_new_size(m, fpr, &sz, NULL) == BF_OK)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -1,0 +1,18 @@
+/*
+ * cuckoofilter_sql.h
+ *		Helpers shared by the cuckoofilter SQL functions and aggregates.
+ */
+#ifndef CUCKOOFILTER_SQL_H
+#define CUCKOOFILTER_SQL_H
+
+#include "postgres.h"
+
+#include "cuckoo.h"
+
+extern CuckooFilter *pgbf_cuckoo_new(MemoryContext cxt, int64 capacity, double fpr);
+extern CuckooFilter *pgbf_cuckoo_new_buckets(MemoryContext cxt, uint64 nbuckets,
+											 int64 capacity, double fpr);
+extern CuckooFilter *pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt,
+									 bool free_old);
+
+#endif							/* CUCKOOFILTER_SQL_H */

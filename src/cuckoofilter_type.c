@@ -1,0 +1,245 @@
+/*
+ * cuckoofilter_type.c
+ *		SQL glue for cuckoofilter: I/O, create, add, remove, probe, count,
+ *		info.  The maths is in cuckoo.c; the aggregates in cuckoofilter_agg.c.
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+
+#include "cuckoo.h"
+#include "cuckoofilter_sql.h"
+#include "pg_common.h"
+
+/* text input, binary receive and the bytea cast, all through cuckoo_check */
+PGBF_INPUT_FUNCS(cuckoofilter, cuckoo_check, "cuckoofilter")
+
+/*
+ * A new one-table filter of nbuckets buckets, with the contract's errors:
+ * 22023 for a bad argument, 54000 with the largest possible capacity for
+ * one that would not fit.  capacity is what info reports as asked for.
+ */
+CuckooFilter *
+pgbf_cuckoo_new_buckets(MemoryContext cxt, uint64 nbuckets, int64 capacity, double fpr)
+{
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	BfStatus	st;
+	CuckooFilter *f;
+
+	if (bf_check_params(capacity, fpr, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	st = nbuckets == 0 ? BF_ERR_TOO_LARGE : cuckoo_new_size(nbuckets, fpr, &size, errbuf);
+	if (st == BF_ERR_PARAM)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	if (st != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a cuckoofilter of capacity %lld at fpr %g would exceed the 1 GB value limit",
+						(long long) capacity, fpr),
+				 errdetail("The largest capacity possible at this rate is %llu.",
+						   (unsigned long long) cuckoo_max_capacity(fpr))));
+	f = pgbf_alloc_value(cxt, size);
+	cuckoo_init(f, size, nbuckets, (uint64) capacity, fpr, BF_DEFAULT_SEED);
+	return f;
+}
+
+/* a new filter sized for capacity elements at the design load */
+CuckooFilter *
+pgbf_cuckoo_new(MemoryContext cxt, int64 capacity, double fpr)
+{
+	return pgbf_cuckoo_new_buckets(cxt, capacity >= 1 ? cuckoo_buckets_for((uint64) capacity) : 1,
+								   capacity, fpr);
+}
+
+/* cuckoo_create(capacity, fpr) */
+PG_FUNCTION_INFO_V1(cuckoo_create);
+Datum
+cuckoo_create(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, PG_GETARG_INT64(0),
+									  PG_GETARG_FLOAT8(1)));
+}
+
+/*
+ * Add one hash, growing the filter (a new allocation in cxt) when its
+ * last table is full.  Returns the filter, which may have moved; the old
+ * one is freed only if free_old.
+ */
+CuckooFilter *
+pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt, bool free_old)
+{
+	while (cuckoo_add_hash(f, h) == CUCKOO_NEEDS_TABLE)
+	{
+		char		errbuf[BF_ERRLEN];
+		size_t		size;
+		CuckooFilter *nf;
+
+		if (cuckoo_grown_size(f, &size, errbuf) != BF_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("cuckoofilter is full and cannot grow"),
+					 errdetail("%s.", errbuf),
+					 f->ntables >= CUCKOO_MAX_TABLES ?
+					 errhint("A cuckoo filter holds a bounded number of copies of one element.") :
+					 errhint("Create it with a larger capacity or a looser fpr.")));
+		nf = pgbf_alloc_value(cxt, size);
+		cuckoo_grow_into(f, nf, size);
+		if (free_old)
+			pfree(f);
+		f = nf;
+	}
+	return f;
+}
+
+/* a copy of f with one more copy of x: the argument is never modified */
+static Datum
+cuckoo_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	CuckooFilter *f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	uint64		h = pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed);
+
+	PG_RETURN_POINTER(pgbf_cuckoo_add(f, h, CurrentMemoryContext, true));
+}
+
+PGBF_ELEM_ENTRY_POINTS(cuckoo_add, cuckoo_add_impl)
+
+/* one copy of f for the whole array, not one per element */
+PG_FUNCTION_INFO_V1(cuckoo_add_array);
+Datum
+cuckoo_add_array(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	uint64	   *hashes;
+	int			n = pgbf_hash_array(arr, f->hdr.seed, &hashes);
+
+	for (int i = 0; i < n; i++)
+		f = pgbf_cuckoo_add(f, hashes[i], CurrentMemoryContext, true);
+	pfree(hashes);
+	PG_RETURN_POINTER(f);
+}
+
+/*
+ * Take one copy of x out.  An element the filter reports absent leaves it
+ * unchanged (and uncopied: the argument is returned as it came).
+ */
+static Datum
+cuckoo_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CuckooFilter *probe = pgbf_cached_arg(fcinfo, 0);
+	uint64		h = pgbf_hash_arg(fcinfo, 1, kind, probe->hdr.seed);
+	CuckooFilter *f;
+
+	if (!cuckoo_contains_hash(probe, h))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	(void) cuckoo_remove_hash(f, h);
+	PG_RETURN_POINTER(f);
+}
+
+PGBF_ELEM_ENTRY_POINTS(cuckoo_remove, cuckoo_remove_impl)
+
+/* probes read the filter detoasted once per query (pgbf_cached_arg) */
+static Datum
+cuckoo_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
+
+	PG_RETURN_BOOL(cuckoo_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(cuckoo_contains, cuckoo_contains_impl)
+
+/* x <@ f: the commutator, element first */
+static Datum
+cuckoo_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 1);
+
+	PG_RETURN_BOOL(cuckoo_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
+}
+
+PGBF_ELEM_ENTRY_POINTS(cuckoo_contained, cuckoo_contained_impl)
+
+/* copies of x's fingerprint in its buckets (and victim slots), all tables */
+static Datum
+cuckoo_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
+	uint32		n = cuckoo_count_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
+
+	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
+}
+
+PGBF_ELEM_ENTRY_POINTS(cuckoo_count, cuckoo_count_impl)
+
+/*
+ * Geometry, load and rates as jsonb.  fpr_estimate is the current rate
+ * bound (sum over tables of 2 c q / m, see cuckoo.h); fpr_bound what it
+ * could reach before the next growth.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_info);
+Datum
+cuckoo_info(PG_FUNCTION_ARGS)
+{
+	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
+	const CuckooTable *last = &f->tables[f->ntables - 1];
+	StringInfoData s;
+	uint64		count = cuckoo_total_count(f);
+	uint64		slots = cuckoo_total_slots(f);
+	uint64		buckets = 0;
+	double		sealed = 0.0;
+	int			victims = 0;
+
+	for (int i = 0; i < f->ntables; i++)
+	{
+		buckets += f->tables[i].nbuckets;
+		victims += f->tables[i].victim_fp != 0;
+		if (i < f->ntables - 1)
+			sealed += cuckoo_table_bound(&f->tables[i]);
+	}
+	initStringInfo(&s);
+	appendStringInfo(&s, "{\"type\": \"cuckoofilter\", \"buckets\": %llu, \"bucket_size\": %d, "
+					 "\"slots\": %llu, \"tables\": %u, \"fingerprint_bits\": %u, "
+					 "\"bytes\": %u, \"capacity\": %llu, \"capacity_requested\": %llu, "
+					 "\"count\": %llu, \"victims\": %d, \"load\": %.6f, "
+					 "\"fpr_target\": %.17g, \"fpr_estimate\": %.17g, \"fpr_bound\": %.17g, ",
+					 (unsigned long long) buckets, CUCKOO_BUCKET_SLOTS,
+					 (unsigned long long) slots, f->ntables, last->fp_bits,
+					 (unsigned) VARSIZE(f),
+					 (unsigned long long) cuckoo_total_capacity(f),
+					 (unsigned long long) f->capacity,
+					 (unsigned long long) count, victims,
+					 (double) count / (double) slots,
+					 f->fpr, cuckoo_rate_bound(f),
+					 sealed + cuckoo_worst_rate(last->nbuckets, last->fp_bits));
+	if (count > 0)
+		appendStringInfo(&s, "\"bits_per_element\": %.4f, ",
+						 8.0 * (double) VARSIZE(f) / (double) count);
+	else
+		appendStringInfoString(&s, "\"bits_per_element\": null, ");
+	appendStringInfo(&s, "\"seed\": %llu, \"hash\": \"xxh3_64\", \"format_version\": %u, "
+					 "\"table_info\": [",
+					 (unsigned long long) f->hdr.seed, f->hdr.version);
+	for (int i = 0; i < f->ntables; i++)
+	{
+		const CuckooTable *t = &f->tables[i];
+
+		appendStringInfo(&s, "%s{\"buckets\": %llu, \"fingerprint_bits\": %u, "
+						 "\"count\": %llu, \"victim\": %s, \"load\": %.6f, \"fpr_estimate\": %.17g}",
+						 i ? ", " : "", (unsigned long long) t->nbuckets, t->fp_bits,
+						 (unsigned long long) (t->count + (t->victim_fp != 0)),
+						 t->victim_fp ? "true" : "false",
+						 (double) (t->count + (t->victim_fp != 0)) /
+						 (double) (t->nbuckets * CUCKOO_BUCKET_SLOTS),
+						 cuckoo_table_bound(t));
+	}
+	appendStringInfoString(&s, "]}");
+	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
+}

@@ -1,0 +1,345 @@
+/*
+ * test_cuckoo.c
+ *		Plain-C unit test of the cuckoo filter core.
+ *
+ *	cc -Isrc test/unit/test_cuckoo.c src/bfcore.c src/cuckoo.c -lm && ./a.out
+ *
+ * Exits 0 when every check passes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfcore.h"
+#include "cuckoo.h"
+
+static int	failures = 0;
+
+#define CHECK(cond, ...) \
+	do { if (!(cond)) { failures++; fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); } } while (0)
+
+static CuckooFilter *
+new_filter(uint64_t capacity, double fpr)
+{
+	size_t		size;
+	CuckooFilter *f;
+	char		err[BF_ERRLEN];
+
+	if (cuckoo_new_size(cuckoo_buckets_for(capacity), fpr, &size, err) != BF_OK)
+	{
+		fprintf(stderr, "new_size: %s\n", err);
+		exit(2);
+	}
+	f = calloc(1, size);
+	cuckoo_init(f, size, cuckoo_buckets_for(capacity), capacity, fpr, 0);
+	f->hdr.vl_len_ = (uint32_t) size;	/* not a real varlena; unused by the core */
+	return f;
+}
+
+/* add, growing as the SQL layer does */
+static CuckooFilter *
+add(CuckooFilter *f, uint64_t h)
+{
+	while (cuckoo_add_hash(f, h) == CUCKOO_NEEDS_TABLE)
+	{
+		size_t		size;
+		char		err[BF_ERRLEN];
+		CuckooFilter *nf;
+
+		if (cuckoo_grown_size(f, &size, err) != BF_OK)
+		{
+			fprintf(stderr, "grow: %s\n", err);
+			exit(2);
+		}
+		nf = calloc(1, size);
+		cuckoo_grow_into(f, nf, size);
+		CHECK(cuckoo_check(nf, size, err) == BF_OK, "grown filter invalid: %s", err);
+		free(f);
+		f = nf;
+	}
+	return f;
+}
+
+static void
+check_valid(const CuckooFilter *f, const char *what)
+{
+	char		err[BF_ERRLEN];
+
+	CHECK(cuckoo_check(f, cuckoo_size(f), err) == BF_OK, "%s: %s", what, err);
+}
+
+static uint64_t
+key(uint64_t i)
+{
+	return bf_hash_int64((int64_t) i, 0);
+}
+
+/* 100k random adds/removes against an exact multiset, growing from 100 */
+static void
+test_multiset(void)
+{
+	enum
+	{
+		UNIVERSE = 3000, OPS = 100000
+	};
+	static uint32_t model[UNIVERSE];
+	CuckooFilter *f = new_filter(100, 0.01);
+	uint64_t	rng = 12345,
+				total = 0;
+
+	for (int op = 0; op < OPS; op++)
+	{
+		uint64_t	r;
+		uint32_t	k;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		r = rng >> 33;
+		k = (uint32_t) (r % UNIVERSE);
+		if ((r >> 20) % 100 < 55)
+		{
+			f = add(f, key(k));
+			model[k]++;
+			total++;
+		}
+		else if (model[k] > 0)
+		{
+			CHECK(cuckoo_remove_hash(f, key(k)), "remove of present key %u failed", k);
+			model[k]--;
+			total--;
+		}
+		else if (cuckoo_count_hash(f, key(k)) == 0)
+		{
+			size_t		sz = cuckoo_size(f);
+			void	   *copy = malloc(sz);
+
+			memcpy(copy, f, sz);
+			CHECK(!cuckoo_remove_hash(f, key(k)), "remove of absent key reported success");
+			CHECK(memcmp(copy, f, sz) == 0, "remove of absent key changed the filter");
+			free(copy);
+		}
+		if (op % 10000 == 0)
+			check_valid(f, "multiset");
+	}
+	for (uint32_t k = 0; k < UNIVERSE; k++)
+	{
+		uint32_t	c = cuckoo_count_hash(f, key(k));
+
+		CHECK(c >= model[k], "key %u: count %u < model %u", k, c, model[k]);
+		if (model[k])
+			CHECK(cuckoo_contains_hash(f, key(k)), "key %u lost", k);
+	}
+	CHECK(cuckoo_total_count(f) == total, "total %llu != model %llu",
+		  (unsigned long long) cuckoo_total_count(f), (unsigned long long) total);
+	check_valid(f, "multiset end");
+	printf("multiset: %d ops, %llu in, %u tables, %zu bytes, rate bound %.5f\n", OPS,
+		   (unsigned long long) total, f->ntables, cuckoo_size(f), cuckoo_rate_bound(f));
+	/* empty it: every copy comes out, nothing is left */
+	for (uint32_t k = 0; k < UNIVERSE; k++)
+		while (model[k])
+		{
+			CHECK(cuckoo_remove_hash(f, key(k)), "drain: key %u missing", k);
+			model[k]--;
+		}
+	CHECK(cuckoo_total_count(f) == 0, "not empty after draining");
+	check_valid(f, "drained");
+	free(f);
+}
+
+/* growth from 100 to 100k: no false negatives, rate under target */
+static void
+test_growth(double fpr)
+{
+	CuckooFilter *f = new_filter(100, fpr);
+	uint64_t	n = 100000,
+				probes = 1000000,
+				fp = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+	{
+		f = add(f, key(i));
+		CHECK(cuckoo_rate_bound(f) <= fpr, "rate bound %.6g over target after %llu",
+			  cuckoo_rate_bound(f), (unsigned long long) i);
+	}
+	check_valid(f, "growth");
+	for (uint64_t i = 0; i < n; i++)
+		CHECK(cuckoo_contains_hash(f, key(i)), "false negative %llu", (unsigned long long) i);
+	for (uint64_t i = 0; i < probes; i++)
+		fp += cuckoo_contains_hash(f, key(n + 1000000 + i));
+	printf("growth fpr %g: %u tables, %zu bytes, bound %.6f, measured %.6f\n",
+		   fpr, f->ntables, cuckoo_size(f), cuckoo_rate_bound(f), (double) fp / probes);
+	/* 1M probes: sd of the measured rate is sqrt(p/1e6), under 10% of p */
+	CHECK((double) fp / probes <= fpr * 1.2, "measured rate %.6f over target %g",
+		  (double) fp / probes, fpr);
+	free(f);
+}
+
+/* a single table at 95% load: measured rate vs bound, bits per element */
+static void
+test_single_table(double fpr)
+{
+	uint64_t	n = 200000,
+				probes = 2000000,
+				fp = 0;
+	CuckooFilter *f = new_filter(n, fpr);
+
+	for (uint64_t i = 0; i < n; i++)
+		f = add(f, key(i));
+	CHECK(f->ntables == 1, "single table grew (%u tables)", f->ntables);
+	CHECK(f->tables[0].victim_fp == 0, "victim used at 95%% load");
+	for (uint64_t i = 0; i < probes; i++)
+		fp += cuckoo_contains_hash(f, key(n + 5000000 + i));
+	printf("single fpr %g: f=%u, load %.4f, %.3f bits/element, bound %.6f, measured %.6f\n",
+		   fpr, f->tables[0].fp_bits,
+		   (double) cuckoo_total_count(f) / cuckoo_total_slots(f),
+		   8.0 * cuckoo_size(f) / n, cuckoo_rate_bound(f), (double) fp / probes);
+	CHECK((double) fp / probes <= fpr, "measured %.6f over %g", (double) fp / probes, fpr);
+	free(f);
+}
+
+/* one key added far more often than its two buckets hold */
+static void
+test_same_key(void)
+{
+	CuckooFilter *f = new_filter(1000, 0.01);
+	uint64_t	h = key(42);
+
+	for (int i = 1; i <= 40; i++)
+	{
+		f = add(f, h);
+		CHECK(cuckoo_count_hash(f, h) == (uint32_t) i, "count %u after %d adds",
+			  cuckoo_count_hash(f, h), i);
+	}
+	check_valid(f, "same key");
+	printf("same key x40: %u tables\n", f->ntables);
+	for (int i = 40; i >= 1; i--)
+	{
+		CHECK(cuckoo_remove_hash(f, h), "remove %d failed", i);
+		CHECK(cuckoo_count_hash(f, h) == (uint32_t) (i - 1), "count %u after remove",
+			  cuckoo_count_hash(f, h));
+	}
+	CHECK(!cuckoo_remove_hash(f, h), "remove from empty succeeded");
+	check_valid(f, "same key drained");
+	free(f);
+}
+
+/* the validator rejects every single-byte corruption or truncation */
+static void
+test_check(uint64_t capacity, int n)
+{
+	CuckooFilter *f = new_filter(capacity, 0.01);
+	size_t		sz;
+	uint8_t    *buf;
+	char		err[BF_ERRLEN];
+	int			accepted = 0;
+
+	for (int i = 0; i < n; i++)
+		f = add(f, key(i));
+	sz = cuckoo_size(f);
+	buf = malloc(sz);
+	for (size_t len = 0; len < sz; len++)
+		CHECK(cuckoo_check(f, len, err) != BF_OK, "truncated to %zu accepted", len);
+	for (size_t p = 4; p < sz; p++)
+		for (int bit = 0; bit < 8; bit++)
+		{
+			memcpy(buf, f, sz);
+			buf[p] ^= (uint8_t) (1 << bit);
+			if (cuckoo_check(buf, sz, err) == BF_OK)
+			{
+				/* a valid filter (another seed, fingerprint, ...): usable */
+				accepted++;
+				for (int i = 0; i < 64; i++)
+					(void) cuckoo_count_hash((CuckooFilter *) buf, key(i));
+				(void) cuckoo_remove_hash((CuckooFilter *) buf, key(1));
+				(void) cuckoo_add_hash((CuckooFilter *) buf, key(99));
+				CHECK(cuckoo_check(buf, sz, err) == BF_OK, "flip at %zu: %s", p, err);
+			}
+		}
+
+	/*
+	 * A flipped bit in the seed, capacity, fpr or a fingerprint that stays
+	 * nonzero makes another valid filter; counts, offsets, widths, victims
+	 * and padding must not pass.
+	 */
+	printf("%u tables, %zu bytes: bit flips accepted (seed, capacity, fpr, fingerprints): %d\n",
+		   f->ntables, sz, accepted);
+
+	/* random multi-byte damage: rejected, or a filter that works */
+	{
+		uint64_t	rng = 99;
+
+		accepted = 0;
+		for (int iter = 0; iter < 20000; iter++)
+		{
+			int			nbytes = 1 + iter % 4;
+
+			memcpy(buf, f, sz);
+			for (int j = 0; j < nbytes; j++)
+			{
+				rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+				buf[4 + (rng >> 33) % (sz - 4)] = (uint8_t) (rng >> 20);
+			}
+			if (cuckoo_check(buf, sz, err) == BF_OK)
+			{
+				accepted++;
+				for (int i = 0; i < 64; i++)
+					(void) cuckoo_count_hash((CuckooFilter *) buf, key(i));
+				for (int i = 0; i < 8; i++)
+				{
+					(void) cuckoo_remove_hash((CuckooFilter *) buf, key(i));
+					(void) cuckoo_add_hash((CuckooFilter *) buf, key(1000 + i));
+				}
+				CHECK(cuckoo_check(buf, sz, err) == BF_OK, "damaged filter broke: %s", err);
+			}
+		}
+		printf("random damage accepted: %d of 20000\n", accepted);
+	}
+	free(buf);
+	free(f);
+}
+
+/* tiny targets: fingerprints up to 64 bits, still growing */
+static void
+test_tiny_rate(void)
+{
+	CuckooFilter *f = new_filter(10, 1e-15);
+	uint64_t	n = 20000;
+
+	for (uint64_t i = 0; i < n; i++)
+		f = add(f, key(i));
+	check_valid(f, "tiny rate");
+	for (uint64_t i = 0; i < n; i++)
+		CHECK(cuckoo_contains_hash(f, key(i)), "tiny rate: false negative %llu",
+			  (unsigned long long) i);
+	CHECK(cuckoo_rate_bound(f) <= 1e-15, "tiny rate bound %g", cuckoo_rate_bound(f));
+	printf("fpr 1e-15: %u tables, widths %u..%u\n", f->ntables, f->tables[0].fp_bits,
+		   f->tables[f->ntables - 1].fp_bits);
+	for (uint64_t i = 0; i < n; i += 2)
+		CHECK(cuckoo_remove_hash(f, key(i)), "tiny rate: remove %llu", (unsigned long long) i);
+	for (uint64_t i = 1; i < n; i += 2)
+		CHECK(cuckoo_contains_hash(f, key(i)), "tiny rate: lost %llu", (unsigned long long) i);
+	check_valid(f, "tiny rate after removes");
+	free(f);
+}
+
+int
+main(void)
+{
+	CHECK(cuckoo_buckets_for(380) == 100, "buckets_for(380) = %llu",
+		  (unsigned long long) cuckoo_buckets_for(380));
+	test_same_key();
+	test_tiny_rate();
+	test_check(50, 30);
+	test_check(10, 300);
+	test_multiset();
+	test_single_table(0.01);
+	test_single_table(0.001);
+	test_growth(0.01);
+	test_growth(0.001);
+	if (failures)
+		printf("%d failures\n", failures);
+	else
+		printf("all cuckoo tests passed\n");
+	return failures != 0;
+}
