@@ -41,3 +41,8 @@ demo:
 .PHONY: valgrind
 valgrind:
 	bash tools/valgrind.sh
+
+# the benchmarks of bench/README.md (BENCH_SCALE, BENCH_RUNS)
+.PHONY: bench
+bench:
+	bash bench/run.sh

@@ -168,6 +168,8 @@ extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint32_t *nhashes, char *errbuf);
 
 extern int	bf_popcount64(uint64_t x);
+/* bits set in one 64-byte block (8 words) */
+extern int	bf_popcount_block(const uint64_t *w);
 extern uint64_t bf_popcount_bytes(const uint8_t *p, size_t len);
 
 /* ---- text encoding of values (base64, RFC 4648, no line breaks) ---- */

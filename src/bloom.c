@@ -240,11 +240,7 @@ rate_table(const BloomStage *s)
 static inline int
 block_popcount(const uint64_t *w)
 {
-	int			c = 0;
-
-	for (int j = 0; j < 8; j++)
-		c += bf_popcount64(w[j]);
-	return c;
+	return bf_popcount_block(w);
 }
 
 /* rate_units of a blocked stage from its bits (saturating) */
@@ -286,7 +282,38 @@ stage_full(const BloomFilter *f, const BloomStage *s)
 #define NEXT_BLOCK_BITS(g, j) \
 	do { if ((j) % 7 == 6) (g) = bf_remix((g) + BLOOM_STEP); } while (0)
 
+/*
+ * Is every one of h's k bits set in this 512-bit block?  Branch-free: the
+ * bits are and-ed together instead of returning at the first clear one, so
+ * a non-member (rejected at an unpredictable bit) costs no misprediction;
+ * all k reads hit the one cache line of the block.
+ */
 static inline bool
+block_contains(const uint64_t *w, uint64_t h, uint32_t k)
+{
+	uint64_t	g = bf_remix(h);
+	uint64_t	all = 1;
+	uint32_t	j = 0;
+
+	/* bit at 9-bit slice t of g: word (slice >> 6), bit (slice & 63) */
+#define SLICE_BIT(t) (w[(g >> (9 * (t) + 6)) & 7] >> ((g >> (9 * (t))) & 63))
+
+	/* whole groups of seven, unrolled, then the rest of the last group */
+	for (; k - j >= 7; j += 7)
+	{
+		all &= SLICE_BIT(0) & SLICE_BIT(1) & SLICE_BIT(2) & SLICE_BIT(3) &
+			SLICE_BIT(4) & SLICE_BIT(5) & SLICE_BIT(6);
+		if (j + 7 < k)
+			g = bf_remix(g + BLOOM_STEP);
+	}
+	for (uint32_t t = 0; j < k; j++, t++)
+		all &= SLICE_BIT(t);
+#undef SLICE_BIT
+	return (all & 1) != 0;
+}
+
+/* inlined into the probe loop: it runs once per row of a scan */
+static inline __attribute__((always_inline)) bool
 stage_contains(const BloomFilter *f, int i, uint64_t h)
 {
 	const BloomStage *s = &f->stages[i];
@@ -297,18 +324,8 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	{
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
-		const uint64_t *w = (const uint64_t *) (bits + (uint64_t) block * 64);
-		uint64_t	g = bf_remix(h);
 
-		for (uint32_t j = 0; j < k; j++)
-		{
-			uint32_t	bit = BLOCK_BIT(g, j);
-
-			if (!(w[bit >> 6] & (UINT64_C(1) << (bit & 63))))
-				return false;
-			NEXT_BLOCK_BITS(g, j);
-		}
-		return true;
+		return block_contains((const uint64_t *) (bits + (uint64_t) block * 64), h, k);
 	}
 	else
 	{
@@ -672,10 +689,8 @@ bloom_estimate_fpr(const BloomFilter *f)
 
 			for (uint64_t b = 0; b < nblocks; b++)
 			{
-				int			c = 0;
+				int			c = bf_popcount_block(w + b * 8);
 
-				for (int j = 0; j < 8; j++)
-					c += bf_popcount64(w[b * 8 + j]);
 				if (c)
 					sum += pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes);
 			}

@@ -30,31 +30,56 @@ require_agg(FunctionCallInfo fcinfo)
 }
 
 /*
- * (state, x, capacity, fpr).  A new or grown filter is allocated in the
- * per-row context: the executor copies it into the aggregate context and
- * frees the old state, so the filter is copied only when it gains a stage.
+ * Apply queued hashes in arrival order (so the filter, and when it grows
+ * its stages, are exactly those of a row-by-row build), prefetching the
+ * block each will set a few hashes ahead.
+ */
+#define BLOOM_PREFETCH_AHEAD 16
+
+static void
+bloom_flush(PgbfPending *p)
+{
+	BloomFilter *f = (BloomFilter *) p->flat;
+	int			n = p->npending;
+
+	for (int i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
+		bloom_prefetch_add(f, p->pending[i]);
+	for (int i = 0; i < n; i++)
+	{
+		if (i + BLOOM_PREFETCH_AHEAD < n)
+			bloom_prefetch_add(f, p->pending[i + BLOOM_PREFETCH_AHEAD]);
+		f = pgbf_bloom_add(f, p->pending[i], p->hdr.eoh_context, true);
+	}
+	p->flat = (struct varlena *) f;
+	p->npending = 0;
+}
+
+/*
+ * (state, x, capacity, fpr).  The state is a pending state around the
+ * filter (see pg_common.h): updated in place, never copied per row; a
+ * stage added when it grows is allocated inside it.
  */
 static Datum
 bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	BloomFilter *f;
+	MemoryContext aggcxt = require_agg(fcinfo);
+	PgbfPending *p = pgbf_pending_arg(fcinfo, aggcxt, bloom_flush);
 
-	require_agg(fcinfo);
-	if (PG_ARGISNULL(0))
+	if (p == NULL)
 	{
 		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("capacity and fpr must not be NULL")));
-		f = pgbf_bloom_new(CurrentMemoryContext, PG_GETARG_INT64(2),
-						   PG_GETARG_FLOAT8(3), BLOOM_LAYOUT_BLOCKED, true);
+		p = pgbf_pending_new(aggcxt, bloom_flush);
+		p->flat = (struct varlena *) pgbf_bloom_new(p->hdr.eoh_context, PG_GETARG_INT64(2),
+													PG_GETARG_FLOAT8(3),
+													BLOOM_LAYOUT_BLOCKED, true);
 	}
-	else
-		f = (BloomFilter *) PG_GETARG_POINTER(0);
 	if (!PG_ARGISNULL(1))
-		f = pgbf_bloom_add(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed),
-						   CurrentMemoryContext, false);
-	PG_RETURN_POINTER(f);
+		pgbf_pending_push(p, pgbf_hash_arg(fcinfo, 1, kind,
+										   ((BloomFilter *) p->flat)->hdr.seed));
+	PG_RETURN_DATUM(pgbf_pending_datum(p));
 }
 
 PGBF_ELEM_ENTRY_POINTS(bloom_agg_trans, bloom_agg_trans_impl)
@@ -81,8 +106,8 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	require_agg(fcinfo);
 	if (pgbf_combine_nulls(fcinfo, &result))
 		return result;
-	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(pgbf_bloom_union((BloomFilter *) PG_GETARG_POINTER(0), b,
+	b = (BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(pgbf_bloom_union((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)), b,
 									   CurrentMemoryContext, true));
 }
 
@@ -96,8 +121,8 @@ bloom_intersection_trans(PG_FUNCTION_ARGS)
 	require_agg(fcinfo);
 	if (pgbf_combine_nulls(fcinfo, &result))
 		return result;
-	b = (BloomFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(pgbf_bloom_intersection((BloomFilter *) PG_GETARG_POINTER(0), b,
+	b = (BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(pgbf_bloom_intersection((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)), b,
 											  CurrentMemoryContext, true));
 }
 
@@ -116,7 +141,14 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	double		fpr = 0.01;
 
 	if (!PG_ARGISNULL(0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	{
+		/* a flat copy: a pending state must not leave the aggregate */
+		struct varlena *v = pgbf_state_flat(PG_GETARG_DATUM(0));
+		struct varlena *copy = palloc(VARSIZE(v));
+
+		memcpy(copy, v, VARSIZE(v));
+		PG_RETURN_POINTER(copy);
+	}
 	if (pgbf_agg_const_arg(fcinfo, 1, &d))
 		capacity = DatumGetInt64(d);
 	if (pgbf_agg_const_arg(fcinfo, 2, &d))
@@ -153,8 +185,18 @@ bloom_keyset_final(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(f);
 	if (ks->has_zero)
 		f = pgbf_bloom_add(f, 0, CurrentMemoryContext, true);
+
+	/*
+	 * Slots hold hashes in about ascending order and a block is chosen by
+	 * the top bits, so this walks the filter nearly sequentially; the
+	 * prefetch covers the rest.
+	 */
 	for (uint64 i = 0; i < ks->nslots; i++)
+	{
+		if (i + BLOOM_PREFETCH_AHEAD < ks->nslots && ks->slots[i + BLOOM_PREFETCH_AHEAD] != 0)
+			bloom_prefetch_add(f, ks->slots[i + BLOOM_PREFETCH_AHEAD]);
 		if (ks->slots[i] != 0)
 			f = pgbf_bloom_add(f, ks->slots[i], CurrentMemoryContext, true);
+	}
 	PG_RETURN_POINTER(f);
 }

@@ -63,6 +63,15 @@ extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
 extern bool keyset_add(KeySet *ks, uint64_t h);
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
+/* start loading the slot where h's probe begins (no effect on the value) */
+static inline void
+keyset_prefetch(const KeySet *ks, uint64_t h)
+{
+	int			log2 = 63 - __builtin_clzll(ks->nslots);
+
+	__builtin_prefetch(&ks->slots[h >> (64 - log2)], 1);
+}
+
 /*
  * Walk every hash in a fixed order (has_zero's 0 first, then ascending
  * hash value) so that whatever the final function builds does not depend on

@@ -48,26 +48,66 @@ slots_for(uint64 count)
 }
 
 /*
+ * Apply a pending state's queued hashes to its keyset in arrival order,
+ * with the same grow decisions as one at a time (grow only when a new hash
+ * would overload the table), so the bytes are those of a row-by-row build.
+ * The home slots are prefetched a few hashes ahead: a keyset of millions of
+ * hashes is far bigger than the caches.
+ */
+#define KEYSET_PREFETCH_AHEAD 16
+
+static void
+keyset_flush(PgbfPending *p)
+{
+	KeySet	   *ks = (KeySet *) p->flat;
+	int			n = p->npending;
+
+	for (int i = 0; i < n && i < KEYSET_PREFETCH_AHEAD; i++)
+		keyset_prefetch(ks, p->pending[i]);
+	for (int i = 0; i < n; i++)
+	{
+		uint64		h = p->pending[i];
+
+		if (i + KEYSET_PREFETCH_AHEAD < n)
+			keyset_prefetch(ks, p->pending[i + KEYSET_PREFETCH_AHEAD]);
+		if (h != 0 && keyset_needs_grow(ks) && !keyset_contains(ks, h))
+		{
+			MemoryContext old = MemoryContextSwitchTo(p->hdr.eoh_context);
+			KeySet	   *nks = keyset_resized(ks, ks->nslots * 2);
+
+			MemoryContextSwitchTo(old);
+			pfree(ks);
+			ks = nks;
+			p->flat = (struct varlena *) ks;
+		}
+		(void) keyset_add(ks, h);
+	}
+	p->npending = 0;
+}
+
+/*
  * Transition for target's self-sizing aggregates:
  * (state, x), (state, x, fpr) or (state, x, capacity, fpr).  The state is
- * updated in place; it moves (and the executor frees the old one) only
- * when the table doubles, so no row copies it.
+ * a pending state (see pg_common.h) around the keyset: updated in place,
+ * never copied by the executor, and the table grows inside it.
  */
 Datum
 pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 {
-	KeySet	   *ks;
-	uint64		h;
+	MemoryContext aggcxt = pgbf_agg_context(fcinfo);
+	PgbfPending *p;
 
-	if (pgbf_agg_context(fcinfo) == NULL)
+	if (aggcxt == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("aggregate transition function called in non-aggregate context")));
-	if (PG_ARGISNULL(0))
+	p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
+	if (p == NULL)
 	{
 		double		fpr = 0.01;
 		int64		capacity = 0;
 		char		errbuf[BF_ERRLEN];
+		KeySet	   *ks;
 
 		if (PG_NARGS() >= 3 && !PG_ARGISNULL(PG_NARGS() - 1))
 			fpr = PG_GETARG_FLOAT8(PG_NARGS() - 1);
@@ -87,20 +127,16 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s", errbuf)));
-		ks = pgbf_alloc_value(CurrentMemoryContext, keyset_size_for_slots(KEYSET_INITIAL_SLOTS));
+		p = pgbf_pending_new(aggcxt, keyset_flush);
+		ks = pgbf_alloc_value(p->hdr.eoh_context, keyset_size_for_slots(KEYSET_INITIAL_SLOTS));
 		keyset_init(ks, KEYSET_INITIAL_SLOTS, target, 1, fpr, (uint64) capacity,
 					BF_DEFAULT_SEED);
+		p->flat = (struct varlena *) ks;
 	}
-	else
-		ks = (KeySet *) PG_GETARG_POINTER(0);
-
-	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(ks);
-	h = pgbf_hash_arg(fcinfo, 1, kind, ks->hdr.seed);
-	if (h != 0 && keyset_needs_grow(ks) && !keyset_contains(ks, h))
-		ks = keyset_resized(ks, ks->nslots * 2);
-	(void) keyset_add(ks, h);
-	PG_RETURN_POINTER(ks);
+	if (!PG_ARGISNULL(1))
+		pgbf_pending_push(p, pgbf_hash_arg(fcinfo, 1, kind,
+										   ((KeySet *) p->flat)->hdr.seed));
+	PG_RETURN_DATUM(pgbf_pending_datum(p));
 }
 
 /* merge two partial states; NULL-safe, in place into the first */
@@ -120,8 +156,8 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 				 errmsg("aggregate combine function called in non-aggregate context")));
 	if (pgbf_combine_nulls(fcinfo, &result))
 		return result;
-	b = (KeySet *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-	a = (KeySet *) PG_GETARG_POINTER(0);
+	b = (KeySet *) pgbf_state_flat(PG_GETARG_DATUM(1));
+	a = (KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
 	if (keyset_check_compatible(a, b, errbuf) != BF_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -152,7 +188,7 @@ pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_arg
 
 	if (!PG_ARGISNULL(0))
 	{
-		const KeySet *ks = (const KeySet *) PG_GETARG_POINTER(0);
+		const KeySet *ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
 
 		*fpr = ks->fpr;
 		*capacity = (int64) ks->capacity;

@@ -183,7 +183,7 @@ pgbf_to_bytea(FunctionCallInfo fcinfo)
 /* ---- elements ---- */
 
 uint64
-pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
+pgbf_hash_datum_slow(Datum d, PgbfElem kind, uint64 seed)
 {
 	switch (kind)
 	{
@@ -295,8 +295,12 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PgbfArgCache));
 		fcinfo->flinfo->fn_extra = cache;
 	}
-	else if (cache->keylen == keylen && memcmp(cache->key, raw, keylen) == 0)
-		return cache->value;
+	else if (cache->keylen == keylen &&
+			 (keylen == TOAST_POINTER_SIZE ?
+			  memcmp(cache->key, raw, TOAST_POINTER_SIZE) == 0 :
+			  memcmp(cache->key, raw, keylen) == 0))
+		return cache->value;	/* the common case, every row: an inline
+								 * 18-byte compare, not a libc call */
 
 	if (cache->keylen)
 	{
@@ -318,6 +322,83 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 }
 
 /* ---- aggregates ---- */
+
+static Size
+pending_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	PgbfPending *p = (PgbfPending *) eohptr;
+
+	if (p->npending > 0)
+		p->flush(p);
+	return VARSIZE(p->flat);
+}
+
+static void
+pending_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	PgbfPending *p = (PgbfPending *) eohptr;
+
+	Assert(p->npending == 0 && allocated_size == VARSIZE(p->flat));
+	memcpy(result, p->flat, allocated_size);
+}
+
+static const ExpandedObjectMethods pending_methods = {
+	pending_get_flat_size,
+	pending_flatten_into
+};
+
+static bool
+is_pending_state(Datum d)
+{
+	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
+		DatumGetEOHP(d)->eoh_methods == &pending_methods;
+}
+
+PgbfPending *
+pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush)
+{
+	MemoryContext cxt = AllocSetContextCreate(aggcxt, "bloomfilter aggregate state",
+											  ALLOCSET_DEFAULT_SIZES);
+	PgbfPending *p = MemoryContextAllocZero(cxt, sizeof(PgbfPending));
+
+	EOH_init_header(&p->hdr, &pending_methods, cxt);
+	p->flush = flush;
+	return p;
+}
+
+PgbfPending *
+pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt, PgbfFlushFn flush)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	PgbfPending *p;
+	struct varlena *v;
+
+	if (PG_ARGISNULL(0))
+		return NULL;
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) && is_pending_state(d))
+		return (PgbfPending *) DatumGetEOHP(d);
+
+	/* a flat state (or a read-only one): continue from a private copy */
+	v = pgbf_state_flat(d);
+	p = pgbf_pending_new(aggcxt, flush);
+	p->flat = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));
+	memcpy(p->flat, v, VARSIZE(v));
+	return p;
+}
+
+struct varlena *
+pgbf_state_flat(Datum d)
+{
+	if (is_pending_state(d))
+	{
+		PgbfPending *p = (PgbfPending *) DatumGetEOHP(d);
+
+		if (p->npending > 0)
+			p->flush(p);
+		return p->flat;
+	}
+	return PG_DETOAST_DATUM(d);
+}
 
 MemoryContext
 pgbf_agg_context(FunctionCallInfo fcinfo)

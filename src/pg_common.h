@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
+#include "utils/expandeddatum.h"
 
 #include "bfcore.h"
 
@@ -53,7 +54,28 @@ typedef enum PgbfElem
 	PGBF_ELEM_UUID				/* uuid: its 16 bytes */
 } PgbfElem;
 
-extern uint64 pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed);
+extern uint64 pgbf_hash_datum_slow(Datum d, PgbfElem kind, uint64 seed);
+
+/*
+ * The hash of one element.  Text in a scan row is almost always a short
+ * in-line varlena: hash its bytes where they are, without the detoast call;
+ * compressed or out-of-line values take the slow path (detoasted first:
+ * never hash compressed bytes).
+ */
+static inline uint64
+pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
+{
+	if (kind == PGBF_ELEM_BYTES)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+		if (VARATT_IS_SHORT(v))
+			return bf_hash_bytes(VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT, seed);
+		if (VARATT_IS_4B_U(v))
+			return bf_hash_bytes(VARDATA(v), VARSIZE(v) - VARHDRSZ, seed);
+	}
+	return pgbf_hash_datum_slow(d, kind, seed);
+}
 
 static inline uint64
 pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
@@ -88,6 +110,66 @@ extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
 extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
 
 /* ---- aggregates ---- */
+
+/*
+ * An aggregate state that buffers element hashes before applying them.
+ *
+ * Adding a hash to a big filter or keyset is one random memory access, and
+ * one row at a time nothing can overlap it with anything: every row waits
+ * for a cache miss.  So transition functions keep the state as an expanded
+ * object (utils/expandeddatum.h) holding the flat value plus a short queue
+ * of pending hashes; when the queue is full, flush applies them in arrival
+ * order, prefetching a few ahead, so the misses overlap.  Applying the same
+ * hashes in the same order gives the same bytes as one at a time.
+ *
+ * The executor passes the same read-write object back on every row and
+ * never copies it; whoever reads the state (final, combine, out, send, a
+ * parallel worker's tuple queue) gets the flat value with the queue
+ * applied first, through pgbf_state_flat or the expanded-object flattening.
+ */
+#define PGBF_PENDING_MAX 64
+
+typedef struct PgbfPending PgbfPending;
+typedef void (*PgbfFlushFn) (PgbfPending *p);
+
+struct PgbfPending
+{
+	ExpandedObjectHeader hdr;
+	struct varlena *flat;		/* the value, allocated in hdr.eoh_context */
+	PgbfFlushFn flush;			/* applies pending[] to flat, empties it */
+	int			npending;
+	uint64		pending[PGBF_PENDING_MAX];
+};
+
+/*
+ * The pending state in argument 0 of a transition function: the object
+ * itself on every row but the first (NULL: returns NULL), or a new one
+ * holding a copy of a flat state (e.g. read back from a hash-agg spill).
+ */
+extern PgbfPending *pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt,
+									 PgbfFlushFn flush);
+/* a new pending state; the caller allocates p->flat in p->hdr.eoh_context */
+extern PgbfPending *pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush);
+
+static inline void
+pgbf_pending_push(PgbfPending *p, uint64 h)
+{
+	p->pending[p->npending++] = h;
+	if (p->npending == PGBF_PENDING_MAX)
+		p->flush(p);
+}
+
+static inline Datum
+pgbf_pending_datum(PgbfPending *p)
+{
+	return EOHPGetRWDatum(&p->hdr);
+}
+
+/*
+ * The flat bytes of a state datum: a pending state's value with its queue
+ * applied (the pointer stays owned by the state), or the datum detoasted.
+ */
+extern struct varlena *pgbf_state_flat(Datum d);
 
 /* The aggregate's memory context, or NULL when not called as aggregate. */
 extern MemoryContext pgbf_agg_context(FunctionCallInfo fcinfo);

@@ -1,0 +1,527 @@
+/*
+ * micro.c
+ *		Microbenchmark of the plain-C filter core: no PostgreSQL, no fmgr,
+ *		just the code every SQL call ends up in.
+ *
+ *	bench/micro.sh [scale]   (compiles this with every plain-C core file)
+ *	./micro [scale]		scale 1 (default): cold filters of 100M capacity;
+ *						make test runs it at 0.01
+ *
+ * Figures, each the median of 5 repetitions, in ns per operation:
+ *	hash		XXH3-64 of a ~75-byte URL (what every SQL call pays once)
+ *	probe		bloom_contains_hash of a precomputed hash; "hit" probes
+ *				members (all k bits read), "miss" probes non-members
+ *				(stops at the first clear bit);
+ *	  hot		filter of 10k elements: it lives in L1/L2;
+ *	  cold		filter of 100M elements (~120 MB), far larger than the LLC;
+ *	  indep		a stream of independent probes: throughput, the CPU may
+ *				overlap several probes' cache misses;
+ *	  dep		serialized (a fence after each probe), so probes cannot
+ *				overlap: this is the latency, and (cold - hot) / one DRAM
+ *				miss is the number of misses a probe really waits for;
+ *	add			bloom_add_hash, hot (small filter) and cold (filling the big one)
+ *	dram		one dependent random load in a buffer the size of the cold
+ *				filter (pointer chase): the price of one cache miss here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bfcore.h"
+#include "bloom.h"
+
+/*
+ * The other types are measured when their core is in the tree (and
+ * bench/micro.sh compiled them in: it retries without them, with
+ * -DMICRO_BLOOM_ONLY, if their interface has moved on).
+ */
+#if !defined(MICRO_BLOOM_ONLY) && defined(__has_include)
+#if __has_include("counting.h")
+#include "counting.h"
+#define MICRO_COUNTING 1
+#endif
+#if __has_include("cuckoo.h")
+#include "cuckoo.h"
+#define MICRO_CUCKOO 1
+#endif
+#endif
+
+#define REPS 5
+
+static double
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+static uint64_t rng_state = UINT64_C(0x123456789abcdef);
+
+/* splitmix64: fast, deterministic, good enough to pick keys */
+static uint64_t
+rng(void)
+{
+	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return v[n / 2];
+}
+
+static volatile uint64_t sink;
+
+/* ~75-byte URLs like the SQL benchmark's */
+static char *
+make_urls(int n, int *lens)
+{
+	char	   *buf = malloc((size_t) n * 96);
+
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t	a = rng(),
+					b = rng(),
+					c = rng();
+
+		lens[i] = snprintf(buf + (size_t) i * 96, 96,
+						   "https://www.%010llx.com/%012llx/%016llx%04x.html?id=%d",
+						   (unsigned long long) (a & 0xffffffffffULL),
+						   (unsigned long long) (b & 0xffffffffffffULL),
+						   (unsigned long long) c, (unsigned) (a >> 48), i);
+	}
+	return buf;
+}
+
+static double
+bench_hash(int n)
+{
+	int		   *lens = malloc(sizeof(int) * n);
+	char	   *urls = make_urls(n, lens);
+	double		t[REPS];
+	double		total = 0;
+
+	for (int i = 0; i < n; i++)
+		total += lens[i];
+	for (int r = 0; r < REPS; r++)
+	{
+		uint64_t	acc = 0;
+		double		t0 = now_ns();
+
+		for (int i = 0; i < n; i++)
+			acc ^= bf_hash_bytes(urls + (size_t) i * 96, lens[i], 0);
+		t[r] = (now_ns() - t0) / n;
+		sink ^= acc;
+	}
+	printf("hash        XXH3-64 of a %.0f-byte URL            %8.2f ns\n", total / n, median(t, REPS));
+	free(urls);
+	free(lens);
+	return median(t, REPS);
+}
+
+/* one filter type (or layout) behind a common face */
+typedef struct FilterOps
+{
+	const char *name;
+	void	   *(*create) (uint64_t capacity, int arg);
+	void		(*add) (void *f, uint64_t h);
+	bool		(*contains) (const void *f, uint64_t h);
+	size_t		(*size) (const void *f);
+	int			arg;
+} FilterOps;
+
+static void *
+aligned_buf(size_t size)
+{
+	void	   *buf;
+
+	/* 64-byte aligned, as pgbf_cached_arg hands filters to probes */
+	if (posix_memalign(&buf, 64, size) != 0)
+		exit(1);
+	return buf;
+}
+
+static void *
+bloom_new(uint64_t capacity, int layout)
+{
+	size_t		size;
+	char		errbuf[BF_ERRLEN];
+	void	   *buf;
+
+	if (bloom_new_size(capacity, 0.01, layout, true, &size, errbuf) != BF_OK)
+	{
+		fprintf(stderr, "bloom_new_size: %s\n", errbuf);
+		exit(1);
+	}
+	buf = aligned_buf(size);
+	bloom_init(buf, size, capacity, 0.01, layout, true, 0);
+	return buf;
+}
+
+/* a filter that must grow is left as it is: the benchmark sizes them right */
+static void
+bloom_add_op(void *f, uint64_t h)
+{
+	(void) bloom_add_hash((BloomFilter *) f, h);
+}
+
+static bool
+bloom_contains_op(const void *f, uint64_t h)
+{
+	return bloom_contains_hash((const BloomFilter *) f, h);
+}
+
+static size_t
+bloom_size_op(const void *f)
+{
+	return bloom_size((const BloomFilter *) f);
+}
+
+#ifdef MICRO_COUNTING
+static void *
+counting_new(uint64_t capacity, int unused)
+{
+	size_t		size;
+	char		errbuf[BF_ERRLEN];
+	void	   *buf;
+
+	if (counting_new_size(capacity, 0.01, &size, errbuf) != BF_OK)
+	{
+		fprintf(stderr, "counting_new_size: %s\n", errbuf);
+		exit(1);
+	}
+	buf = aligned_buf(size);
+	counting_init(buf, size, capacity, 0.01, 0);
+	return buf;
+}
+
+static void
+counting_add_op(void *f, uint64_t h)
+{
+	(void) counting_add_hash((CountingBloom *) f, h);
+}
+
+static bool
+counting_contains_op(const void *f, uint64_t h)
+{
+	return counting_contains_hash((const CountingBloom *) f, h);
+}
+
+static size_t
+counting_size_op(const void *f)
+{
+	return counting_size((const CountingBloom *) f);
+}
+#endif
+
+#ifdef MICRO_CUCKOO
+static void *
+cuckoo_new(uint64_t capacity, int unused)
+{
+	size_t		size;
+	char		errbuf[BF_ERRLEN];
+	uint64_t	nbuckets = cuckoo_buckets_for(capacity);
+	void	   *buf;
+
+	if (nbuckets == 0 || cuckoo_new_size(nbuckets, 0.01, &size, errbuf) != BF_OK)
+	{
+		fprintf(stderr, "cuckoo_new_size failed\n");
+		exit(1);
+	}
+	buf = aligned_buf(size);
+	cuckoo_init(buf, size, nbuckets, capacity, 0.01, 0);
+	return buf;
+}
+
+static void
+cuckoo_add_op(void *f, uint64_t h)
+{
+	(void) cuckoo_add_hash((CuckooFilter *) f, h);
+}
+
+static bool
+cuckoo_contains_op(const void *f, uint64_t h)
+{
+	return cuckoo_contains_hash((const CuckooFilter *) f, h);
+}
+
+static size_t
+cuckoo_size_op(const void *f)
+{
+	return cuckoo_size((const CuckooFilter *) f);
+}
+#endif
+
+static const FilterOps filter_ops[] = {
+	{"blocked", bloom_new, bloom_add_op, bloom_contains_op, bloom_size_op, BLOOM_LAYOUT_BLOCKED},
+	{"standard", bloom_new, bloom_add_op, bloom_contains_op, bloom_size_op, BLOOM_LAYOUT_STANDARD},
+#ifdef MICRO_COUNTING
+	{"counting", counting_new, counting_add_op, counting_contains_op, counting_size_op, 0},
+#endif
+#ifdef MICRO_CUCKOO
+	{"cuckoo", cuckoo_new, cuckoo_add_op, cuckoo_contains_op, cuckoo_size_op, 0},
+#endif
+};
+#define NOPS ((int) (sizeof(filter_ops) / sizeof(filter_ops[0])))
+
+/* independent probes of n hashes: ns per probe */
+static double
+probe_indep(const FilterOps *ops, const void *f, const uint64_t *h, int n)
+{
+	double		t[REPS];
+
+	for (int r = 0; r < REPS; r++)
+	{
+		uint64_t	hits = 0;
+		double		t0 = now_ns();
+
+		for (int i = 0; i < n; i++)
+			hits += ops->contains(f, h[i]);
+		t[r] = (now_ns() - t0) / n;
+		sink += hits;
+	}
+	return median(t, REPS);
+}
+
+/*
+ * Serialized probes: a fence after each probe makes it finish (its loads
+ * returned) before the next one starts, so nothing overlaps across probes:
+ * this is the latency of one probe.  The misses inside one probe (the k
+ * positions of the standard layout) may still overlap with each other, as
+ * they would in real use.
+ */
+static inline void
+serialize(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("lfence":::"memory");
+#else
+	__asm__ __volatile__("":::"memory");
+#endif
+}
+
+static double
+probe_dep(const FilterOps *ops, const void *f, const uint64_t *h, int n)
+{
+	double		t[REPS];
+
+	for (int r = 0; r < REPS; r++)
+	{
+		uint64_t	hits = 0;
+		double		t0 = now_ns();
+
+		for (int i = 0; i < n; i++)
+		{
+			hits += ops->contains(f, h[i]);
+			serialize();
+		}
+		t[r] = (now_ns() - t0) / n;
+		sink += hits;
+	}
+	return median(t, REPS);
+}
+
+/*
+ * Price of one DRAM miss: a pointer chase (each load's address is the
+ * previous load's value) through a random cycle over bytes of memory.
+ */
+static double
+dram_latency(size_t bytes, int n)
+{
+	size_t		nlines = bytes / 64;
+	uint64_t   *mem;
+	uint64_t   *perm = malloc(sizeof(uint64_t) * nlines);
+	double		t[REPS];
+
+	if (posix_memalign((void **) &mem, 64, nlines * 64) != 0)
+		exit(1);
+	for (size_t i = 0; i < nlines; i++)
+		perm[i] = i;
+	for (size_t i = nlines - 1; i > 0; i--)
+	{
+		size_t		j = rng() % (i + 1),
+					x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (size_t i = 0; i < nlines; i++)
+		mem[perm[i] * 8] = perm[(i + 1) % nlines] * 8;
+	for (int r = 0; r < REPS; r++)
+	{
+		uint64_t	p = 0;
+		double		t0 = now_ns();
+
+		for (int i = 0; i < n; i++)
+			p = mem[p];
+		t[r] = (now_ns() - t0) / n;
+		sink += p;
+	}
+	free(perm);
+	free(mem);
+	return median(t, REPS);
+}
+
+typedef struct LayoutResult
+{
+	double		add_hot,
+				add_cold,
+				hit_hot_indep,
+				miss_hot_indep,
+				hit_cold_indep,
+				miss_cold_indep,
+				hit_hot_dep,
+				hit_cold_dep,
+				miss_hot_dep,
+				miss_cold_dep;
+	size_t		cold_bytes;
+	double		dram;			/* one miss in a buffer of cold_bytes */
+} LayoutResult;
+
+static void
+bench_layout(const FilterOps *ops, uint64_t cold_cap, int nprobe, LayoutResult *res)
+{
+	const uint64_t hot_cap = 10000;
+	uint64_t   *members = malloc(sizeof(uint64_t) * nprobe);
+	uint64_t   *others = malloc(sizeof(uint64_t) * nprobe);
+	void	   *f;
+	double		t[REPS];
+	uint64_t	first;
+
+	/* hot: a 10k filter, rebuilt every repetition to time adds */
+	for (int r = 0; r < REPS; r++)
+	{
+		double		t0;
+
+		f = ops->create(hot_cap, ops->arg);
+		rng_state = 42;
+		t0 = now_ns();
+		for (uint64_t i = 0; i < hot_cap; i++)
+			ops->add(f, rng());
+		t[r] = (now_ns() - t0) / (double) hot_cap;
+		if (r < REPS - 1)
+			free(f);
+	}
+	res->add_hot = median(t, REPS);
+	rng_state = 42;
+	for (int i = 0; i < nprobe; i++)
+		members[i] = (i < (int) hot_cap) ? rng() : members[i % hot_cap];
+	for (int i = 0; i < nprobe; i++)
+		others[i] = rng() | 1;
+	res->hit_hot_indep = probe_indep(ops, f, members, nprobe);
+	res->miss_hot_indep = probe_indep(ops, f, others, nprobe);
+	res->hit_hot_dep = probe_dep(ops, f, members, nprobe);
+	res->miss_hot_dep = probe_dep(ops, f, others, nprobe);
+	free(f);
+
+	/* cold: one big filter, filled to capacity once (that is the cold add) */
+	f = ops->create(cold_cap, ops->arg);
+	res->cold_bytes = ops->size(f);
+	rng_state = 4242;
+	first = rng_state;
+	{
+		double		t0 = now_ns();
+
+		for (uint64_t i = 0; i < cold_cap; i++)
+			ops->add(f, rng());
+		res->add_cold = (now_ns() - t0) / (double) cold_cap;
+	}
+	/* members: random ones among those added */
+	for (int i = 0; i < nprobe; i++)
+	{
+		uint64_t	idx = rng() % cold_cap;
+		uint64_t	save = rng_state;
+
+		rng_state = first + idx * UINT64_C(0x9E3779B97F4A7C15);
+		members[i] = rng();
+		rng_state = save;
+	}
+	for (int i = 0; i < nprobe; i++)
+		others[i] = rng() ^ UINT64_C(0x5555555555555555);
+	res->hit_cold_indep = probe_indep(ops, f, members, nprobe);
+	res->miss_cold_indep = probe_indep(ops, f, others, nprobe);
+	res->hit_cold_dep = probe_dep(ops, f, members, nprobe);
+	res->miss_cold_dep = probe_dep(ops, f, others, nprobe);
+	if (!ops->contains(f, members[0]))
+	{
+		fprintf(stderr, "false negative: the benchmark is broken\n");
+		exit(1);
+	}
+	free(f);
+	free(members);
+	free(others);
+
+	/*
+	 * The price of one miss, measured right after this type's cold probes
+	 * (a shared machine's memory latency drifts) over the same size.
+	 */
+	res->dram = dram_latency(res->cold_bytes, nprobe / 4);
+}
+
+int
+main(int argc, char **argv)
+{
+	double		scale = argc > 1 ? atof(argv[1]) : 1.0;
+	uint64_t	cold_cap = (uint64_t) (100000000 * scale);
+	int			nprobe = scale >= 1 ? 1000000 : 200000;
+	LayoutResult res[NOPS];
+	size_t		biggest = 0;
+
+	if (cold_cap < 100000)
+		cold_cap = 100000;
+	printf("bloomfilter core microbenchmark: cold capacity %llu, %d probes, median of %d\n\n",
+		   (unsigned long long) cold_cap, nprobe, REPS);
+	bench_hash(nprobe / 4);
+	for (int l = 0; l < NOPS; l++)
+	{
+		bench_layout(&filter_ops[l], cold_cap, nprobe, &res[l]);
+		if (res[l].cold_bytes > biggest)
+			biggest = res[l].cold_bytes;
+	}
+	for (int l = 0; l < NOPS; l++)
+		printf("dram        one dependent random load in %4zu MB %8.2f ns  (after %s)\n",
+			   res[l].cold_bytes >> 20, res[l].dram, filter_ops[l].name);
+	printf("\n");
+
+	printf("%-9s %-10s %9s %9s %9s %9s\n", "type", "ns/op", "hot", "cold", "cold/hot", "misses*");
+	for (int l = 0; l < NOPS; l++)
+	{
+		LayoutResult *r = &res[l];
+		const char *name = filter_ops[l].name;
+
+		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "add", r->add_hot, r->add_cold,
+			   r->add_cold / r->add_hot);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "hit indep", r->hit_hot_indep,
+			   r->hit_cold_indep, r->hit_cold_indep / r->hit_hot_indep);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "miss indep", r->miss_hot_indep,
+			   r->miss_cold_indep, r->miss_cold_indep / r->miss_hot_indep);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f %9.2f\n", name, "hit dep", r->hit_hot_dep,
+			   r->hit_cold_dep, r->hit_cold_dep / r->hit_hot_dep,
+			   (r->hit_cold_dep - r->hit_hot_dep) / r->dram);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f %9.2f\n", name, "miss dep", r->miss_hot_dep,
+			   r->miss_cold_dep, r->miss_cold_dep / r->miss_hot_dep,
+			   (r->miss_cold_dep - r->miss_hot_dep) / r->dram);
+	}
+	printf("\n* misses a serialized probe waits for: (cold - hot) / that type's dram.  Cold filters:");
+	for (int l = 0; l < NOPS; l++)
+		printf(" %s %zu MB%s", filter_ops[l].name, res[l].cold_bytes >> 20, l + 1 < NOPS ? "," : "\n");
+	(void) biggest;
+	return 0;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The benchmarks at toy scale, so they cannot rot: bench/sql_bench.sh on
+# the running throwaway cluster (20k URLs, one round), the core
+# microbenchmark and the false-positive measurement.  Asserts only that
+# everything runs and the results make sense, never a timing.
+set -euo pipefail
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+BENCH_SCALE=0.01 BENCH_RUNS=1 BENCH_DB=bloomfilter_bench_smoke bash bench/sql_bench.sh >"$out" 2>&1 ||
+	{ cat "$out"; exit 1; }
+for row in 'bloom     | probe, scalar subquery' 'bloom     | probe, join' \
+	'bloom     | dedup gate' 'bloom     | btree index / filter bytes' \
+	'bloom     | batch add' 'bloom_std | probe, join'; do
+	grep -qF "$row" "$out" || { cat "$out"; echo "missing row: $row"; exit 1; }
+done
+"$PG_BINDIR/psql" -X -q -d postgres -c "DROP DATABASE bloomfilter_bench_smoke"
+bash bench/micro.sh 0.001 >"$out" 2>&1 || { cat "$out"; exit 1; }
+grep -q '^blocked   hit dep' "$out" && grep -q '^standard  miss indep' "$out" ||
+	{ cat "$out"; echo "microbenchmark output incomplete"; exit 1; }
+bash bench/fpr.sh 0.02 >"$out" 2>&1 || { cat "$out"; exit 1; }
+# every measured rate within a factor 3 of the model (20k probes: loose)
+awk -F'\t' '$1 ~ /^bloom_/ && $2 != "target" && $5 > 3 * $6 + 0.002 { print "fpr too high:", $0; bad = 1 }
+	END { exit bad }' bench/fpr.dat
+rm -f bench/fpr.dat bench/fpr.png
+echo "bench smoke: ok"
