@@ -37,6 +37,11 @@ test:
 demo:
 	bash tools/run-demo.sh
 
+# the regression suite against a server running under valgrind (slow)
+.PHONY: valgrind
+valgrind:
+	bash tools/valgrind.sh
+
 # the benchmarks of bench/README.md (BENCH_SCALE, BENCH_RUNS)
 .PHONY: bench
 bench:

@@ -181,6 +181,32 @@ keyset_check(const void *data, size_t len, char *errbuf)
 	/* a table with no free slot would make every probe loop forever */
 	if (stored * KEYSET_MAX_LOAD_DEN > ks->nslots * KEYSET_MAX_LOAD_NUM)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "bloom_keyset table is overloaded");
+
+	/*
+	 * Every hash is where a probe for it would look, and only once: else
+	 * lookups miss it, an add stores it again and count overstates the
+	 * distinct inputs.  This walks each hash's probe path once, as merging
+	 * the state into another would.
+	 */
+	for (uint64_t i = 0; i < ks->nslots; i++)
+	{
+		uint64_t	h = ks->slots[i];
+		uint64_t	j;
+
+		if (h == 0)
+			continue;
+		for (j = home_slot(h, ks->nslots); j != i; j = (j + 1) & (ks->nslots - 1))
+		{
+			if (ks->slots[j] == 0)
+				return bf_fail(errbuf, BF_ERR_CORRUPT,
+							   "bloom_keyset hash in slot %llu is not on its probe path",
+							   (unsigned long long) i);
+			if (ks->slots[j] == h)
+				return bf_fail(errbuf, BF_ERR_CORRUPT,
+							   "bloom_keyset holds a hash twice (slots %llu and %llu)",
+							   (unsigned long long) j, (unsigned long long) i);
+		}
+	}
 	return BF_OK;
 }
 

@@ -1,0 +1,148 @@
+
+# BFTest.pm: helpers shared by the TAP tests in test/t.
+#
+# The filter types are listed once here with the SQL a test needs for each
+# (create, add, contains); a test asks present_types() which of them the
+# installed extension has, so a type merged later is tested without
+# touching the tests.
+
+package BFTest;
+
+use strict;
+use warnings;
+no warnings 'portable';
+
+use Exporter 'import';
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+our @EXPORT = qw(present_types filter_type_table new_node valid_sql
+  keyset_literal md5_rows);
+
+# name => what a test needs.  lossy: may forget elements by design (stable
+# Bloom filters decay), so "every committed key is present" does not apply.
+my @TYPES = (
+	{
+		type => 'bloomfilter',
+		create => "bloom_create(1000, 0.01)",
+		big => "bloom_create(20000, 0.001, 'standard')",
+		fixed => "bloom_create(100, 0.01, 'blocked', false)",
+		huge => "bloom_create(9000000000000, 0.0001)",
+		add => 'bloom_add',
+		contains => 'bloom_contains',
+	},
+	{
+		type => 'countingbloom',
+		create => "counting_bloom_create(50000, 0.01)",
+		big => "counting_bloom_create(20000, 0.001)",
+		fixed => "counting_bloom_create(100, 0.01)",
+		huge => "counting_bloom_create(9000000000000, 0.0001)",
+		add => 'counting_bloom_add',
+		contains => 'counting_bloom_contains',
+	},
+	{
+		type => 'cuckoofilter',
+		create => "cuckoo_create(1000, 0.01)",
+		big => "cuckoo_create(20000, 0.001)",
+		huge => "cuckoo_create(9000000000000, 0.0001)",
+		add => 'cuckoo_add',
+		contains => 'cuckoo_contains',
+	},
+	{
+		type => 'stablebloom',
+		create => "stable_bloom_create(100000, 0.01)",
+		big => "stable_bloom_create(200000, 0.001)",
+		huge => "stable_bloom_create(9000000000000, 0.0001)",
+		add => 'stable_bloom_add',
+		contains => 'stable_bloom_contains',
+		lossy => 1,
+	},);
+
+sub filter_type_table { return @TYPES; }
+
+# The entries of @TYPES whose type and add(type, text) function exist in
+# database $db of $node (the extension must be created there).  Reports the
+# ones skipped.
+sub present_types
+{
+	my ($node, $db, %opt) = @_;
+	my @present;
+	foreach my $t (@TYPES)
+	{
+		next if $opt{lossless} && $t->{lossy};
+		my $ok = $node->safe_psql(
+			$db, qq{
+			SELECT count(*) FROM pg_type ty
+			  JOIN pg_proc p ON p.proname = '$t->{add}'
+			   AND p.proargtypes[0] = ty.oid
+			   AND p.proargtypes[1] = 'text'::regtype
+			 WHERE ty.typname = '$t->{type}'});
+		if ($ok > 0)
+		{
+			push @present, $t;
+		}
+		else
+		{
+			note "type $t->{type} (or $t->{add}(..., text)) not installed: skipped";
+		}
+	}
+	return @present;
+}
+
+# A started node with the settings every test wants.
+sub new_node
+{
+	my ($name, %opt) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init(%opt);
+	$node->append_conf('postgresql.conf', "jit = off\nmax_connections = 40\n");
+	$node->start;
+	return $node;
+}
+
+# SQL that is true when every value of column $col (type $type) passes the
+# type's checker again, through both the bytea cast and the text form.
+sub valid_sql
+{
+	my ($type, $col) = @_;
+	return "(($col)::bytea::$type)::bytea = ($col)::bytea "
+	  . "AND (($col)::text::$type)::bytea = ($col)::bytea";
+}
+
+# Text form of a bloom_keyset holding the given 64-bit hashes (as strings
+# of hex digits), laid out as src/keyset.h says.
+sub keyset_literal
+{
+	my (@hashes) = @_;
+	my $nslots = 16;
+	my @slots = (0) x $nslots;
+	my $has_zero = 0;
+	my $count = 0;
+	foreach my $hex (@hashes)
+	{
+		my $h = hex($hex);
+		if ($h == 0) { $has_zero = 1; $count++; next; }
+		my $i = $h >> 60;
+		$i = ($i + 1) % $nslots while $slots[$i];
+		$slots[$i] = $h;
+		$count++;
+	}
+	my $bytes = pack('CCCCQ<Q<CCvVd<Q<Q<Q<',
+		5, 1, 1, 0, 0, 0, 1, $has_zero, 1, 0, 0.01, 0, $count, $nslots);
+	$bytes .= pack('Q<', $_) foreach @slots;
+	require MIME::Base64;
+	return MIME::Base64::encode_base64($bytes, '');
+}
+
+# "id md5" lines of every row of table $tab (column f), for comparisons
+# (bloom_keyset has no bytea cast: its text form, base64 of the same
+# bytes, is compared instead)
+sub md5_rows
+{
+	my ($node, $db, $tab) = @_;
+	my $expr = $tab =~ /keyset/ ? 'f::text' : 'f::bytea';
+	return $node->safe_psql($db,
+		"SELECT id || ' ' || length($expr) || ' ' || md5($expr) FROM $tab ORDER BY id");
+}
+
+1;
