@@ -29,6 +29,11 @@ include $(PGXS)
 $(DATA_built): $(SQL_PIECES)
 	cat $(SQL_PIECES) > $@
 
+# PGXS tracks no header dependencies (autodepend is off in Debian's build):
+# rebuild every object when any header changes, so a stale object never
+# links against a changed struct or a removed symbol
+$(OBJS): $(wildcard src/*.h)
+
 # ---- the two commands of the README ----
 .PHONY: test demo
 test:
