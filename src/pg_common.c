@@ -255,16 +255,55 @@ pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
 
 /* ---- detoast cache ---- */
 
-typedef struct PgbfArgCache
+/*
+ * Several filters can be probed through one call site, e.g. a join of
+ * per-host filters with links, where the filter changes from row to row:
+ * keep the last few, least recently used out first, within a memory cap
+ * (the value in use is always kept, even alone over the cap).
+ */
+#define PGBF_CACHE_ENTRIES	64
+#define PGBF_CACHE_BYTES	((Size) 256 * 1024 * 1024)
+
+typedef struct PgbfCacheEntry
 {
-	Size		keylen;			/* 0: nothing cached */
+	Size		keylen;			/* 0: empty */
 	char	   *key;			/* raw (still toasted) bytes of the datum */
 	char	   *raw;			/* allocation holding the aligned copy */
 	const void *value;			/* 64-byte aligned detoasted value */
+	Size		size;
+	uint64		last_used;
+} PgbfCacheEntry;
+
+typedef struct PgbfArgCache
+{
+	int			hit;			/* entry that answered last */
+	uint64		clock;
+	Size		bytes;			/* cached values in all */
+	PgbfCacheEntry entries[PGBF_CACHE_ENTRIES];
 } PgbfArgCache;
 
 /* largest compressed inline datum we key the cache on by its bytes */
 #define PGBF_CACHE_KEY_MAX 8192
+
+static inline bool
+cache_entry_matches(const PgbfCacheEntry *e, const struct varlena *raw, Size keylen)
+{
+	/* the common case, every row: an inline 18-byte compare */
+	if (e->keylen != keylen)
+		return false;
+	if (keylen == TOAST_POINTER_SIZE)
+		return memcmp(e->key, raw, TOAST_POINTER_SIZE) == 0;
+	return memcmp(e->key, raw, keylen) == 0;
+}
+
+static void
+cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
+{
+	pfree(e->key);
+	pfree(e->raw);
+	cache->bytes -= e->size;
+	e->keylen = 0;
+}
 
 const void *
 pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
@@ -272,14 +311,16 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 	Datum		d = PG_GETARG_DATUM(argno);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	PgbfArgCache *cache = (PgbfArgCache *) fcinfo->flinfo->fn_extra;
+	PgbfCacheEntry *e;
 	Size		keylen;
 	struct varlena *detoasted;
 	Size		size;
+	int			victim;
 
 	/*
 	 * A plain in-memory value costs nothing to use as it is.  A toast
 	 * pointer (or a small compressed datum) is keyed by its own bytes: the
-	 * same pointer row after row means the same value.
+	 * same pointer means the same value.
 	 */
 	if (!VARATT_IS_EXTENDED(raw))
 		return raw;
@@ -295,30 +336,62 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 		cache = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(PgbfArgCache));
 		fcinfo->flinfo->fn_extra = cache;
 	}
-	else if (cache->keylen == keylen &&
-			 (keylen == TOAST_POINTER_SIZE ?
-			  memcmp(cache->key, raw, TOAST_POINTER_SIZE) == 0 :
-			  memcmp(cache->key, raw, keylen) == 0))
-		return cache->value;	/* the common case, every row: an inline
-								 * 18-byte compare, not a libc call */
-
-	if (cache->keylen)
+	e = &cache->entries[cache->hit];
+	if (cache_entry_matches(e, raw, keylen))
+		return e->value;
+	for (int i = 0; i < PGBF_CACHE_ENTRIES; i++)
 	{
-		pfree(cache->key);
-		pfree(cache->raw);
-		cache->keylen = 0;
+		e = &cache->entries[i];
+		if (cache_entry_matches(e, raw, keylen))
+		{
+			cache->hit = i;
+			e->last_used = ++cache->clock;
+			return e->value;
+		}
 	}
+
 	detoasted = PG_DETOAST_DATUM(d);
 	size = VARSIZE(detoasted);
-	cache->raw = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, size + 64);
-	cache->value = (const void *) TYPEALIGN(64, cache->raw);
-	memcpy((void *) cache->value, detoasted, size);
+
+	/* room: an empty entry, else the least recently used; then the cap */
+	victim = 0;
+	for (int i = 0; i < PGBF_CACHE_ENTRIES; i++)
+	{
+		if (cache->entries[i].keylen == 0)
+		{
+			victim = i;
+			break;
+		}
+		if (cache->entries[i].last_used < cache->entries[victim].last_used)
+			victim = i;
+	}
+	if (cache->entries[victim].keylen)
+		cache_evict(cache, &cache->entries[victim]);
+	while (cache->bytes + size > PGBF_CACHE_BYTES && cache->bytes > 0)
+	{
+		int			lru = -1;
+
+		for (int i = 0; i < PGBF_CACHE_ENTRIES; i++)
+			if (cache->entries[i].keylen &&
+				(lru < 0 || cache->entries[i].last_used < cache->entries[lru].last_used))
+				lru = i;
+		cache_evict(cache, &cache->entries[lru]);
+	}
+
+	e = &cache->entries[victim];
+	e->raw = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, size + 64);
+	e->value = (const void *) TYPEALIGN(64, e->raw);
+	memcpy((void *) e->value, detoasted, size);
 	if ((Pointer) detoasted != (Pointer) raw)
 		pfree(detoasted);
-	cache->key = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, keylen);
-	memcpy(cache->key, raw, keylen);
-	cache->keylen = keylen;
-	return cache->value;
+	e->key = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, keylen);
+	memcpy(e->key, raw, keylen);
+	e->keylen = keylen;
+	e->size = size;
+	e->last_used = ++cache->clock;
+	cache->bytes += size;
+	cache->hit = victim;
+	return e->value;
 }
 
 /* ---- aggregates ---- */
