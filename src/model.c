@@ -30,9 +30,12 @@ typedef struct BlockRates
 {
 	uint32_t	block_cells;
 	uint32_t	k;
-	uint32_t	tmax;
+	uint32_t	tmax;			/* tables end here: 16 * block_cells */
+	uint32_t	tnext;			/* r1, r2 are filled for t < tnext */
 	double	   *r1;
 	double	   *r2;
+	double	   *occ;			/* occupancy distribution after tnext sets */
+	double	   *pw;				/* (c/B)^k */
 } BlockRates;
 
 #define MAX_BLOCK_RATE_TABLES 256
@@ -40,52 +43,77 @@ typedef struct BlockRates
 static BlockRates block_rate_tables[MAX_BLOCK_RATE_TABLES];
 static int	n_block_rate_tables;
 
+/*
+ * The tables for (B, k), filled at least up to t = tneed (capped at tmax).
+ * They are extended only as far as asked (doubling), since most geometries
+ * need t up to a few times B: the first filter of a backend is then sized
+ * in milliseconds instead of spending ~10 ms per k on the whole table.
+ */
 static const BlockRates *
-block_rates(uint32_t B, uint32_t k)
+block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 {
-	BlockRates *br;
-	double	   *occ,
-			   *pw;
+	BlockRates *br = NULL;
+	uint32_t	upto;
 
 	for (int i = 0; i < n_block_rate_tables; i++)
 		if (block_rate_tables[i].block_cells == B && block_rate_tables[i].k == k)
-			return &block_rate_tables[i];
-	if (n_block_rate_tables == MAX_BLOCK_RATE_TABLES)
-		n_block_rate_tables = 0;	/* more geometries than ever seen: recycle */
-	br = &block_rate_tables[n_block_rate_tables];
-	free(br->r1);
-	free(br->r2);
-	br->block_cells = 0;
-	br->tmax = 16 * B;
-	br->r1 = malloc(sizeof(double) * (br->tmax + 1));
-	br->r2 = malloc(sizeof(double) * (br->tmax + 1));
-	occ = malloc(sizeof(double) * (B + 1));
-	pw = malloc(sizeof(double) * (B + 1));
-	if (!br->r1 || !br->r2 || !occ || !pw)
+		{
+			br = &block_rate_tables[i];
+			break;
+		}
+	if (br == NULL)
 	{
+		if (n_block_rate_tables == MAX_BLOCK_RATE_TABLES)
+			n_block_rate_tables = 0;	/* more geometries than ever seen: recycle */
+		br = &block_rate_tables[n_block_rate_tables];
 		free(br->r1);
 		free(br->r2);
-		free(occ);
-		free(pw);
-		br->r1 = br->r2 = NULL;
-		return NULL;
+		free(br->occ);
+		free(br->pw);
+		br->block_cells = 0;
+		br->tmax = 16 * B;
+		br->tnext = 0;
+		br->r1 = malloc(sizeof(double) * (br->tmax + 1));
+		br->r2 = malloc(sizeof(double) * (br->tmax + 1));
+		br->occ = malloc(sizeof(double) * (B + 1));
+		br->pw = malloc(sizeof(double) * (B + 1));
+		if (!br->r1 || !br->r2 || !br->occ || !br->pw)
+		{
+			free(br->r1);
+			free(br->r2);
+			free(br->occ);
+			free(br->pw);
+			br->r1 = br->r2 = br->occ = br->pw = NULL;
+			return NULL;
+		}
+		for (uint32_t c = 0; c <= B; c++)
+		{
+			br->pw[c] = pow((double) c / B, (double) k);
+			br->occ[c] = 0.0;
+		}
+		br->occ[0] = 1.0;
+		br->block_cells = B;
+		br->k = k;
+		n_block_rate_tables++;
 	}
-	for (uint32_t c = 0; c <= B; c++)
-	{
-		pw[c] = pow((double) c / B, (double) k);
-		occ[c] = 0.0;
-	}
-	occ[0] = 1.0;
-	for (uint32_t t = 0; t <= br->tmax; t++)
+	if (tneed > br->tmax)
+		tneed = br->tmax;
+	if (tneed < br->tnext)
+		return br;
+	upto = (uint32_t) tneed;
+	if (upto < 2 * br->tnext)
+		upto = 2 * br->tnext < br->tmax ? 2 * br->tnext : br->tmax;
+	for (uint32_t t = br->tnext; t <= upto; t++)
 	{
 		uint32_t	top = t < B ? t : B;
 		double		sum = 0.0,
 					sum2 = 0.0;
+		double	   *occ = br->occ;
 
 		for (uint32_t c = 1; c <= top; c++)
 		{
-			sum += occ[c] * pw[c];
-			sum2 += occ[c] * pw[c] * pw[c];
+			sum += occ[c] * br->pw[c];
+			sum2 += occ[c] * br->pw[c] * br->pw[c];
 		}
 		br->r1[t] = sum;
 		br->r2[t] = sum2;
@@ -94,11 +122,7 @@ block_rates(uint32_t B, uint32_t k)
 			occ[c] = occ[c] * c / B + occ[c - 1] * (B - c + 1) / B;
 		occ[0] = 0.0;
 	}
-	free(occ);
-	free(pw);
-	br->block_cells = B;
-	br->k = k;
-	n_block_rate_tables++;
+	br->tnext = upto + 1;
 	return br;
 }
 
@@ -138,12 +162,6 @@ bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cell
 	 * block, so the rate is the mean over j of the exact block rate after
 	 * k*j cell-sets, and a filter's rate is the mean of nblocks such.
 	 */
-	br = block_rates(block_cells, k);
-	if (br == NULL)
-	{
-		*mean = *sd = 1.0;		/* out of memory: claim nothing */
-		return;
-	}
 	nblocks = ncells / block_cells;
 	lambda = (double) n / (double) nblocks;
 
@@ -161,6 +179,12 @@ bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cell
 	lsd = sqrt(lambda);
 	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
 	hi = (uint64_t) (lambda + 12 * lsd + 24);
+	br = block_rates(block_cells, k, (uint64_t) k * hi);
+	if (br == NULL)
+	{
+		*mean = *sd = 1.0;		/* out of memory: claim nothing */
+		return;
+	}
 	for (uint64_t j = lo; j <= hi; j++)
 	{
 		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
