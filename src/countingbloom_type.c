@@ -20,32 +20,7 @@
 #include "pg_common.h"
 
 /* the one checker every input path (text, binary, bytea) runs */
-static BfStatus
-check_counting(const void *data, size_t len, char *errbuf)
-{
-	return counting_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(countingbloom_in);
-Datum
-countingbloom_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_counting, "countingbloom");
-}
-
-PG_FUNCTION_INFO_V1(countingbloom_recv);
-Datum
-countingbloom_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_counting, "countingbloom");
-}
-
-PG_FUNCTION_INFO_V1(countingbloom_from_bytea);
-Datum
-countingbloom_from_bytea(PG_FUNCTION_ARGS)
-{
-	return pgbf_from_bytea(fcinfo, check_counting, "countingbloom");
-}
+PGBF_INPUT_FUNCS(countingbloom, counting_check, "countingbloom")
 
 /*
  * A new empty filter, raising the contract's errors: 22023 for a bad

@@ -25,32 +25,8 @@
 #include "pg_common.h"
 #include "stable.h"
 
-static BfStatus
-check_stable(const void *data, size_t len, char *errbuf)
-{
-	return stable_check(data, len, errbuf);
-}
-
-PG_FUNCTION_INFO_V1(stablebloom_in);
-Datum
-stablebloom_in(PG_FUNCTION_ARGS)
-{
-	return pgbf_in(fcinfo, check_stable, "stablebloom");
-}
-
-PG_FUNCTION_INFO_V1(stablebloom_recv);
-Datum
-stablebloom_recv(PG_FUNCTION_ARGS)
-{
-	return pgbf_recv(fcinfo, check_stable, "stablebloom");
-}
-
-PG_FUNCTION_INFO_V1(stablebloom_from_bytea);
-Datum
-stablebloom_from_bytea(PG_FUNCTION_ARGS)
-{
-	return pgbf_from_bytea(fcinfo, check_stable, "stablebloom");
-}
+/* the one checker every input path (text, binary, bytea) runs */
+PGBF_INPUT_FUNCS(stablebloom, stable_check, "stablebloom")
 
 /*
  * A new empty filter in cxt, raising the contract's errors for bad
