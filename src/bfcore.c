@@ -114,14 +114,13 @@ bf_hash_uuid(const uint8_t bytes[16], uint64_t seed)
  * blocked filter counts a block's bits on every add, so use the POPCNT
  * instruction when the CPU has it (checked once, with cpuid).
  */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#ifdef BF_POPCNT_DISPATCH
 #include <cpuid.h>
-#define BF_POPCNT_DISPATCH 1
 
 static int	have_popcnt = -1;
 
-static inline bool
-use_popcnt(void)
+bool
+bf_have_popcnt(void)
 {
 	if (have_popcnt < 0)
 	{
@@ -173,7 +172,7 @@ int
 bf_popcount64(uint64_t x)
 {
 #ifdef BF_POPCNT_DISPATCH
-	if (use_popcnt())
+	if (bf_have_popcnt())
 		return popcount64_hw(x);
 #endif
 	return __builtin_popcountll(x);
@@ -183,7 +182,7 @@ int
 bf_popcount_block(const uint64_t *w)
 {
 #ifdef BF_POPCNT_DISPATCH
-	if (use_popcnt())
+	if (bf_have_popcnt())
 		return popcount_block_hw(w);
 #endif
 	return __builtin_popcountll(w[0]) + __builtin_popcountll(w[1]) +
@@ -199,7 +198,7 @@ bf_popcount_bytes(const uint8_t *p, size_t len)
 	size_t		i = 0;
 
 #ifdef BF_POPCNT_DISPATCH
-	if (use_popcnt())
+	if (bf_have_popcnt())
 	{
 		n = popcount_words_hw(p, len / 8);
 		i = len / 8 * 8;

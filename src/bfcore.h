@@ -167,6 +167,17 @@ extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  double fpr, uint64_t *ncells,
 								  uint32_t *nhashes, char *errbuf);
 
+/*
+ * PostgreSQL builds for the baseline ISA; where that lacks POPCNT, code
+ * that counts bits in a hot loop is compiled twice, once as BF_TARGET_POPCNT,
+ * and picks the copy with bf_have_popcnt() (cpuid, checked once).
+ */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define BF_POPCNT_DISPATCH 1
+#define BF_TARGET_POPCNT __attribute__((target("popcnt")))
+extern bool bf_have_popcnt(void);
+#endif
+
 extern int	bf_popcount64(uint64_t x);
 /* bits set in one 64-byte block (8 words) */
 extern int	bf_popcount_block(const uint64_t *w);

@@ -216,25 +216,30 @@ typedef struct RateTable
 static RateTable rate_cache;
 
 static const uint64_t *
+rate_table_fill(const BloomStage *s, uint64_t nblocks)
+{
+	for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
+	{
+		double		v = pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes) /
+			s->fpr / (double) nblocks * (double) BLOOM_RATE_ONE;
+
+		rate_cache.t[c] = v >= (double) BLOOM_RATE_CAP ? BLOOM_RATE_CAP : (uint64_t) llround(v);
+	}
+	rate_cache.k = s->nhashes;
+	rate_cache.fpr = s->fpr;
+	rate_cache.nblocks = nblocks;
+	return rate_cache.t;
+}
+
+static inline const uint64_t *
 rate_table(const BloomStage *s)
 {
 	uint64_t	nblocks = s->nbits / BLOOM_BLOCK_BITS;
 
-	if (rate_cache.k != s->nhashes || rate_cache.fpr != s->fpr ||
-		rate_cache.nblocks != nblocks)
-	{
-		for (int c = 0; c <= BLOOM_BLOCK_BITS; c++)
-		{
-			double		v = pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes) /
-				s->fpr / (double) nblocks * (double) BLOOM_RATE_ONE;
-
-			rate_cache.t[c] = v >= (double) BLOOM_RATE_CAP ? BLOOM_RATE_CAP : (uint64_t) llround(v);
-		}
-		rate_cache.k = s->nhashes;
-		rate_cache.fpr = s->fpr;
-		rate_cache.nblocks = nblocks;
-	}
-	return rate_cache.t;
+	if (__builtin_expect(rate_cache.k == s->nhashes && rate_cache.fpr == s->fpr &&
+						 rate_cache.nblocks == nblocks, 1))
+		return rate_cache.t;
+	return rate_table_fill(s, nblocks);
 }
 
 static inline int
@@ -278,9 +283,6 @@ stage_full(const BloomFilter *f, const BloomStage *s)
  * uniform positions, as the sizing model assumes (double hashing in a
  * power-of-two space is not: an even step cycles over few bits).
  */
-#define BLOCK_BIT(g, j)		((uint32_t) ((g) >> (9 * ((j) % 7))) & 511)
-#define NEXT_BLOCK_BITS(g, j) \
-	do { if ((j) % 7 == 6) (g) = bf_remix((g) + BLOOM_STEP); } while (0)
 
 /*
  * Is every one of h's k bits set in this 512-bit block?  Branch-free: the
@@ -351,7 +353,7 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
  * every stage under its budget however coarse one insert is (a tiny
  * filter's single insert can move its rate by several percent).
  */
-static inline int
+static inline __attribute__((always_inline)) int
 stage_insert(BloomFilter *f, int i, uint64_t h)
 {
 	BloomStage *s = &f->stages[i];
@@ -364,28 +366,50 @@ stage_insert(BloomFilter *f, int i, uint64_t h)
 		uint32_t	block = bf_range32((uint32_t) (h >> 32),
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
-		uint64_t	trial[8];
+		uint64_t	m[8] = {0};
 		uint64_t	g = bf_remix(h);
+		uint32_t	j = 0;
+		int			before,
+					after;
 
-		memcpy(trial, w, sizeof(trial));
-		for (uint32_t j = 0; j < k; j++)
+		/* the k bits as a mask (the slices of block_contains) */
+#define SLICE_SET(t) \
+	(m[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
+		for (; k - j >= 7; j += 7)
 		{
-			uint32_t	bit = BLOCK_BIT(g, j);
-			uint64_t	m = UINT64_C(1) << (bit & 63);
-
-			added += (trial[bit >> 6] & m) == 0;
-			trial[bit >> 6] |= m;
-			NEXT_BLOCK_BITS(g, j);
+			SLICE_SET(0);
+			SLICE_SET(1);
+			SLICE_SET(2);
+			SLICE_SET(3);
+			SLICE_SET(4);
+			SLICE_SET(5);
+			SLICE_SET(6);
+			if (j + 7 < k)
+				g = bf_remix(g + BLOOM_STEP);
 		}
+		for (uint32_t t = 0; j < k; j++, t++)
+			SLICE_SET(t);
+#undef SLICE_SET
+		/*
+		 * __builtin_popcountll is one instruction in the BF_TARGET_POPCNT
+		 * copies of the add loop this is inlined into (see below)
+		 */
+		before = after = 0;
+		for (int wi = 0; wi < 8; wi++)
+		{
+			before += __builtin_popcountll(w[wi]);
+			after += __builtin_popcountll(w[wi] | m[wi]);
+		}
+		added = (uint32_t) (after - before);
 		if (added)
 		{
 			const uint64_t *t = rate_table(s);
-			int			c = block_popcount(trial);
-			uint64_t	delta = t[c] - t[c - added];
+			uint64_t	delta = t[after] - t[before];
 
 			if (s->rate_units + delta > BLOOM_RATE_LIMIT)
 				return -1;
-			memcpy(w, trial, sizeof(trial));
+			for (int wi = 0; wi < 8; wi++)
+				w[wi] |= m[wi];
 			s->rate_units += delta;
 		}
 	}
@@ -429,8 +453,8 @@ bloom_contains_hash(const BloomFilter *f, uint64_t h)
  * Add one element.  Earlier stages are sealed: an element they already
  * report is not added again, so duplicates never fill a new stage.
  */
-BloomAddResult
-bloom_add_hash(BloomFilter *f, uint64_t h)
+static inline __attribute__((always_inline)) BloomAddResult
+add_one(BloomFilter *f, uint64_t h)
 {
 	int			last = f->nstages - 1;
 	BloomStage *s = &f->stages[last];
@@ -444,6 +468,69 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 	if (added < 0)
 		return f->scalable ? BLOOM_NEEDS_STAGE : BLOOM_FULL;
 	return added ? BLOOM_ADDED : BLOOM_PRESENT;
+}
+
+/*
+ * Add h[0..n) in order, loading blocks a few hashes ahead so that their
+ * cache misses overlap.  Stops before the first hash the filter cannot
+ * take as it is (*stop: BLOOM_NEEDS_STAGE or BLOOM_FULL), leaving the
+ * filter as if the hashes before it had been added one by one.
+ */
+#define ADD_PREFETCH_AHEAD 16
+
+static inline __attribute__((always_inline)) size_t
+add_many(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		BloomAddResult r;
+
+		if (i + ADD_PREFETCH_AHEAD < n)
+			bloom_prefetch_add(f, h[i + ADD_PREFETCH_AHEAD]);
+		r = add_one(f, h[i]);
+		if (r == BLOOM_NEEDS_STAGE || r == BLOOM_FULL)
+		{
+			*stop = r;
+			return i;
+		}
+	}
+	*stop = BLOOM_ADDED;
+	return n;
+}
+
+/* the blocked layout counts bits on every add: one copy each way */
+#ifdef BF_POPCNT_DISPATCH
+BF_TARGET_POPCNT static BloomAddResult
+add_one_popcnt(BloomFilter *f, uint64_t h)
+{
+	return add_one(f, h);
+}
+
+BF_TARGET_POPCNT static size_t
+add_many_popcnt(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
+{
+	return add_many(f, h, n, stop);
+}
+#endif
+
+BloomAddResult
+bloom_add_hash(BloomFilter *f, uint64_t h)
+{
+#ifdef BF_POPCNT_DISPATCH
+	if (bf_have_popcnt())
+		return add_one_popcnt(f, h);
+#endif
+	return add_one(f, h);
+}
+
+size_t
+bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
+{
+#ifdef BF_POPCNT_DISPATCH
+	if (bf_have_popcnt())
+		return add_many_popcnt(f, h, n, stop);
+#endif
+	return add_many(f, h, n, stop);
 }
 
 /* ---- validation ---- */

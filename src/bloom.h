@@ -129,8 +129,11 @@ extern size_t bloom_size(const BloomFilter *f);
  * Start loading what bloom_add_hash(f, h) will write (the block in the
  * last stage, or the first position for the standard layout), so a loop
  * over many hashes can overlap their cache misses.  No effect on f.
+ *
+ * Always inlined: GCC 12 judges a function whose only statement is a
+ * prefetch to be pure, and deletes calls to it that it did not inline.
  */
-static inline void
+static inline __attribute__((always_inline)) void
 bloom_prefetch_add(const BloomFilter *f, uint64_t h)
 {
 	const BloomStage *s = &f->stages[f->nstages - 1];
@@ -143,6 +146,13 @@ bloom_prefetch_add(const BloomFilter *f, uint64_t h)
 		__builtin_prefetch(bits + bf_range64(h, s->nbits) / 8, 1);
 }
 extern BloomAddResult bloom_add_hash(BloomFilter *f, uint64_t h);
+/*
+ * Add h[0..n) in order, as bloom_add_hash one by one would, but faster.
+ * Stops before the first hash that needs a new stage (or that a full
+ * fixed filter refuses): returns how many were taken, *stop says why.
+ */
+extern size_t bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n,
+							   BloomAddResult *stop);
 extern bool bloom_contains_hash(const BloomFilter *f, uint64_t h);
 
 /* check a value from outside: exact length, geometry, counters */

@@ -31,26 +31,13 @@ require_agg(FunctionCallInfo fcinfo)
 
 /*
  * Apply queued hashes in arrival order (so the filter, and when it grows
- * its stages, are exactly those of a row-by-row build), prefetching the
- * block each will set a few hashes ahead.
+ * its stages, are exactly those of a row-by-row build).
  */
-#define BLOOM_PREFETCH_AHEAD 16
-
 static void
 bloom_flush(PgbfPending *p)
 {
-	BloomFilter *f = (BloomFilter *) p->flat;
-	int			n = p->npending;
-
-	for (int i = 0; i < n && i < BLOOM_PREFETCH_AHEAD; i++)
-		bloom_prefetch_add(f, p->pending[i]);
-	for (int i = 0; i < n; i++)
-	{
-		if (i + BLOOM_PREFETCH_AHEAD < n)
-			bloom_prefetch_add(f, p->pending[i + BLOOM_PREFETCH_AHEAD]);
-		f = pgbf_bloom_add(f, p->pending[i], p->hdr.eoh_context, true);
-	}
-	p->flat = (struct varlena *) f;
+	p->flat = (struct varlena *) pgbf_bloom_add_many((BloomFilter *) p->flat, p->pending,
+													 p->npending, p->hdr.eoh_context, true);
 	p->npending = 0;
 }
 
@@ -77,8 +64,18 @@ bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 													BLOOM_LAYOUT_BLOCKED, true);
 	}
 	if (!PG_ARGISNULL(1))
-		pgbf_pending_push(p, pgbf_hash_arg(fcinfo, 1, kind,
-										   ((BloomFilter *) p->flat)->hdr.seed));
+	{
+		BloomFilter *f = (BloomFilter *) p->flat;
+		uint64		h = pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed);
+
+		/*
+		 * Start loading the block now: by the time the queue is applied,
+		 * dozens of rows later, it is in cache.  If the filter grows in
+		 * between, the prefetch was merely wasted.
+		 */
+		bloom_prefetch_add(f, h);
+		pgbf_pending_push(p, h);
+	}
 	PG_RETURN_DATUM(pgbf_pending_datum(p));
 }
 
@@ -187,16 +184,19 @@ bloom_keyset_final(PG_FUNCTION_ARGS)
 		f = pgbf_bloom_add(f, 0, CurrentMemoryContext, true);
 
 	/*
-	 * Slots hold hashes in about ascending order and a block is chosen by
-	 * the top bits, so this walks the filter nearly sequentially; the
-	 * prefetch covers the rest.
+	 * In slot order.  Slots hold hashes in about ascending order and a block
+	 * is chosen by the top bits, so this walks the filter nearly
+	 * sequentially.
 	 */
-	for (uint64 i = 0; i < ks->nslots; i++)
+	for (uint64 i = 0; i < ks->nslots;)
 	{
-		if (i + BLOOM_PREFETCH_AHEAD < ks->nslots && ks->slots[i + BLOOM_PREFETCH_AHEAD] != 0)
-			bloom_prefetch_add(f, ks->slots[i + BLOOM_PREFETCH_AHEAD]);
-		if (ks->slots[i] != 0)
-			f = pgbf_bloom_add(f, ks->slots[i], CurrentMemoryContext, true);
+		uint64		batch[256];
+		size_t		n = 0;
+
+		for (; i < ks->nslots && n < lengthof(batch); i++)
+			if (ks->slots[i] != 0)
+				batch[n++] = ks->slots[i];
+		f = pgbf_bloom_add_many(f, batch, n, CurrentMemoryContext, true);
 	}
 	PG_RETURN_POINTER(f);
 }

@@ -74,9 +74,36 @@ bloom_create(PG_FUNCTION_ARGS)
 }
 
 /*
- * Add one hash to *fp, growing it (a new allocation in cxt) when a
- * scalable filter needs another stage.  Returns the filter, which may have
- * moved; the old one is freed only if free_old.
+ * Give f the next stage (a new allocation in cxt, the old one freed only if
+ * free_old), or raise the error of a full fixed filter.
+ */
+static BloomFilter *
+pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_old)
+{
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	BloomFilter *nf;
+
+	if (r == BLOOM_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter is full: it was created for %llu elements with scalable => false",
+						(unsigned long long) f->capacity),
+				 errhint("Create it with a larger capacity, or with scalable => true to let it grow.")));
+	if (bloom_grown_size(f, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", errbuf)));
+	nf = pgbf_alloc_value(cxt, size);
+	bloom_grow_into(f, nf, size);
+	if (free_old)
+		pfree(f);
+	return nf;
+}
+
+/*
+ * Add one hash to f, growing it when a scalable filter needs another
+ * stage.  Returns the filter, which may have moved (see pgbf_bloom_grow).
  */
 BloomFilter *
 pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt, bool free_old)
@@ -84,28 +111,29 @@ pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt, bool free_old)
 	for (;;)
 	{
 		BloomAddResult r = bloom_add_hash(f, h);
-		char		errbuf[BF_ERRLEN];
-		size_t		size;
-		BloomFilter *nf;
 
 		if (r == BLOOM_ADDED || r == BLOOM_PRESENT)
 			return f;
-		if (r == BLOOM_FULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("bloomfilter is full: it was created for %llu elements with scalable => false",
-							(unsigned long long) f->capacity),
-					 errhint("Create it with a larger capacity, or with scalable => true to let it grow.")));
-		if (bloom_grown_size(f, &size, errbuf) != BF_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("%s", errbuf)));
-		nf = pgbf_alloc_value(cxt, size);
-		bloom_grow_into(f, nf, size);
-		if (free_old)
-			pfree(f);
-		f = nf;
+		f = pgbf_bloom_grow(f, r, cxt, free_old);
 	}
+}
+
+/* pgbf_bloom_add of h[0..n) in order: the same bytes, in far less time */
+BloomFilter *
+pgbf_bloom_add_many(BloomFilter *f, const uint64 *h, size_t n, MemoryContext cxt,
+					bool free_old)
+{
+	while (n > 0)
+	{
+		BloomAddResult r;
+		size_t		done = bloom_add_hashes(f, h, n, &r);
+
+		h += done;
+		n -= done;
+		if (n > 0)
+			f = pgbf_bloom_grow(f, r, cxt, free_old);
+	}
+	return f;
 }
 
 static Datum
@@ -129,13 +157,7 @@ bloom_add_array(PG_FUNCTION_ARGS)
 	uint64	   *hashes;
 	int			n = pgbf_hash_array(arr, f->hdr.seed, &hashes);
 
-	/* in order (same bytes as one by one), loading a few blocks ahead */
-	for (int i = 0; i < n; i++)
-	{
-		if (i + 16 < n)
-			bloom_prefetch_add(f, hashes[i + 16]);
-		f = pgbf_bloom_add(f, hashes[i], CurrentMemoryContext, true);
-	}
+	f = pgbf_bloom_add_many(f, hashes, n, CurrentMemoryContext, true);
 	pfree(hashes);
 	PG_RETURN_POINTER(f);
 }

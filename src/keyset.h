@@ -63,8 +63,11 @@ extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
 extern bool keyset_add(KeySet *ks, uint64_t h);
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
-/* start loading the slot where h's probe begins (no effect on the value) */
-static inline void
+/*
+ * Start loading the slot where h's probe begins (no effect on the value).
+ * Always inlined, as bloom_prefetch_add (bloom.h) and for the same reason.
+ */
+static inline __attribute__((always_inline)) void
 keyset_prefetch(const KeySet *ks, uint64_t h)
 {
 	int			log2 = 63 - __builtin_clzll(ks->nslots);

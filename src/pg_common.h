@@ -127,7 +127,7 @@ extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
  * parallel worker's tuple queue) gets the flat value with the queue
  * applied first, through pgbf_state_flat or the expanded-object flattening.
  */
-#define PGBF_PENDING_MAX 64
+#define PGBF_PENDING_MAX 256
 
 typedef struct PgbfPending PgbfPending;
 typedef void (*PgbfFlushFn) (PgbfPending *p);
