@@ -533,6 +533,78 @@ bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *st
 	return add_many(f, h, n, stop);
 }
 
+/*
+ * Building a fresh one-stage blocked filter from a set known in advance
+ * (the self-sizing aggregates' final step): the bits of a set do not depend
+ * on the order it is added in, and neither does the stage's rate_units, a
+ * sum over blocks of T(popcount).  So set every bit first and count once
+ * at the end, instead of counting each block on every add.  An add is
+ * refused only when it would take rate_units past the limit, and
+ * rate_units only grows, so if the end result is under the limit no add
+ * of a one-by-one build would have been refused: the bytes are the same.
+ * If it is not under, bloom_finish_unchecked clears the filter again and
+ * the caller adds one by one (and grows a stage where that build would).
+ */
+bool
+bloom_can_build_unchecked(const BloomFilter *f)
+{
+	return f->layout == BLOOM_LAYOUT_BLOCKED && f->nstages == 1 &&
+		f->stages[0].bits_set == 0;
+}
+
+void
+bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
+{
+	BloomStage *s = &f->stages[0];
+	uint8_t    *bits = bloom_stage_bits(f, 0);
+	uint32_t	k = s->nhashes;
+	uint32_t	nblocks = (uint32_t) (s->nbits / BLOOM_BLOCK_BITS);
+
+	for (size_t e = 0; e < n; e++)
+	{
+		uint64_t   *w = (uint64_t *) (bits + (uint64_t) bf_range32((uint32_t) (h[e] >> 32),
+																  nblocks) * 64);
+		uint64_t	g = bf_remix(h[e]);
+		uint32_t	j = 0;
+
+#define SLICE_SET(t) \
+	(w[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
+		for (; k - j >= 7; j += 7)
+		{
+			SLICE_SET(0);
+			SLICE_SET(1);
+			SLICE_SET(2);
+			SLICE_SET(3);
+			SLICE_SET(4);
+			SLICE_SET(5);
+			SLICE_SET(6);
+			if (j + 7 < k)
+				g = bf_remix(g + BLOOM_STEP);
+		}
+		for (uint32_t t = 0; j < k; j++, t++)
+			SLICE_SET(t);
+#undef SLICE_SET
+	}
+}
+
+bool
+bloom_finish_unchecked(BloomFilter *f)
+{
+	BloomStage *s = &f->stages[0];
+	uint8_t    *bits = bloom_stage_bits(f, 0);
+
+	s->rate_units = stage_rate_units(f, 0);
+	if (s->rate_units < BLOOM_RATE_LIMIT)
+	{
+		s->bits_set = bf_popcount_bytes(bits, s->nbits / 8);
+		return true;
+	}
+	memset(bits, 0, s->nbits / 8);
+	s->rate_units = 0;
+	s->bits_set = 0;
+	return false;
+}
+
 /* ---- validation ---- */
 
 /* another platform's pow() may round T(c) differently by one unit */

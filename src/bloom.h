@@ -155,6 +155,16 @@ extern size_t bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n,
 							   BloomAddResult *stop);
 extern bool bloom_contains_hash(const BloomFilter *f, uint64_t h);
 
+/*
+ * Fast build of a fresh filter from a known set (see bloom.c): if
+ * bloom_can_build_unchecked(f), bloom_set_unchecked over all the hashes
+ * then bloom_finish_unchecked gives the bytes of adding them one by one;
+ * if that returns false, f is fresh again and must be built one by one.
+ */
+extern bool bloom_can_build_unchecked(const BloomFilter *f);
+extern void bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n);
+extern bool bloom_finish_unchecked(BloomFilter *f);
+
 /* check a value from outside: exact length, geometry, counters */
 extern BfStatus bloom_check(const void *data, size_t len, char *errbuf);
 

@@ -166,6 +166,34 @@ bloom_combine_final(PG_FUNCTION_ARGS)
 }
 
 /* build the filter of bloom_agg(x [, fpr]) from its distinct hashes */
+/*
+ * Add a keyset's hashes to f in slot order: with bloom_set_unchecked, or
+ * one by one (the filter may grow, and move: the result is the filter).
+ * Slots hold hashes in about ascending order and a block is chosen by the
+ * top bits, so this walks the filter nearly sequentially.
+ */
+static BloomFilter *
+bloom_from_keyset(BloomFilter *f, const KeySet *ks, bool unchecked)
+{
+	uint64		batch[256];
+	size_t		n = 0;
+
+	if (ks->has_zero)
+		batch[n++] = 0;
+	for (uint64 i = 0; i < ks->nslots || n > 0;)
+	{
+		for (; i < ks->nslots && n < lengthof(batch); i++)
+			if (ks->slots[i] != 0)
+				batch[n++] = ks->slots[i];
+		if (unchecked)
+			bloom_set_unchecked(f, batch, n);
+		else
+			f = pgbf_bloom_add_many(f, batch, n, CurrentMemoryContext, true);
+		n = 0;
+	}
+	return f;
+}
+
 PG_FUNCTION_INFO_V1(bloom_keyset_final);
 Datum
 bloom_keyset_final(PG_FUNCTION_ARGS)
@@ -180,23 +208,12 @@ bloom_keyset_final(PG_FUNCTION_ARGS)
 					   fpr, BLOOM_LAYOUT_BLOCKED, true);
 	if (ks == NULL)
 		PG_RETURN_POINTER(f);
-	if (ks->has_zero)
-		f = pgbf_bloom_add(f, 0, CurrentMemoryContext, true);
-
-	/*
-	 * In slot order.  Slots hold hashes in about ascending order and a block
-	 * is chosen by the top bits, so this walks the filter nearly
-	 * sequentially.
-	 */
-	for (uint64 i = 0; i < ks->nslots;)
+	/* all bits first, counted once at the end: same bytes (see bloom.c) */
+	if (bloom_can_build_unchecked(f))
 	{
-		uint64		batch[256];
-		size_t		n = 0;
-
-		for (; i < ks->nslots && n < lengthof(batch); i++)
-			if (ks->slots[i] != 0)
-				batch[n++] = ks->slots[i];
-		f = pgbf_bloom_add_many(f, batch, n, CurrentMemoryContext, true);
+		bloom_from_keyset(f, ks, true);
+		if (bloom_finish_unchecked(f))
+			PG_RETURN_POINTER(f);
 	}
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(bloom_from_keyset(f, ks, false));
 }

@@ -34,7 +34,8 @@ keyset_resized(const KeySet *ks, uint64 min_slots)
 				 ks->target == BF_KIND_BLOOM ?
 				 errhint("Give bloom_agg a capacity: bloom_agg(x, capacity, fpr) does not keep its inputs.") :
 				 errhint("Build the filter in batches with the array form of its add function.")));
-	nks = pgbf_alloc_value(CurrentMemoryContext, keyset_size_for_slots(nslots));
+	/* keyset_init clears everything after the varlena header */
+	nks = pgbf_alloc_value_uninit(CurrentMemoryContext, keyset_size_for_slots(nslots));
 	keyset_init(nks, nslots, ks->target, ks->layout, ks->fpr, ks->capacity, ks->hdr.seed);
 	keyset_rehash_into(ks, nks);
 	return nks;

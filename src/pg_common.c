@@ -4,6 +4,8 @@
  */
 #include "postgres.h"
 
+#include <sys/mman.h>
+
 #include "access/detoast.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
@@ -66,8 +68,32 @@ pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
 	pg_unreachable();
 }
 
+/*
+ * Ask for transparent huge pages under a big allocation, before it is
+ * first touched.  The aggregates' states (a keyset of tens of megabytes,
+ * a filter being built) are allocated, filled at random and outgrown in
+ * one query: with 2 MB pages that is one page fault where 4 kB pages take
+ * 512 (measured: a keyset of 2M hashes built 25% faster), and fewer TLB
+ * misses.  Only the 2 MB-aligned interior is advised; it is a hint (Linux
+ * with THP in "madvise" or "always" mode), harmless where not honoured.
+ * (The probe's detoasted copy gained nothing from it: not used there.)
+ */
+#define PGBF_HUGE_PAGE ((uintptr_t) 2 * 1024 * 1024)
+
+void
+pgbf_advise_huge(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t	start = ((uintptr_t) p + PGBF_HUGE_PAGE - 1) & ~(PGBF_HUGE_PAGE - 1);
+	uintptr_t	end = ((uintptr_t) p + size) & ~(PGBF_HUGE_PAGE - 1);
+
+	if (end > start)
+		(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+#endif
+}
+
 void *
-pgbf_alloc_value(MemoryContext cxt, size_t size)
+pgbf_alloc_value_uninit(MemoryContext cxt, size_t size)
 {
 	void	   *p;
 
@@ -75,8 +101,18 @@ pgbf_alloc_value(MemoryContext cxt, size_t size)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
-	p = MemoryContextAllocZero(cxt, size);
+	p = MemoryContextAlloc(cxt, size);
+	pgbf_advise_huge(p, size);
 	SET_VARSIZE(p, size);
+	return p;
+}
+
+void *
+pgbf_alloc_value(MemoryContext cxt, size_t size)
+{
+	void	   *p = pgbf_alloc_value_uninit(cxt, size);
+
+	memset((char *) p + VARHDRSZ, 0, size - VARHDRSZ);
 	return p;
 }
 

@@ -572,6 +572,92 @@ test_hash_stable(void)
 	CHECK(bf_range64(0, 10) == 0);
 }
 
+/*
+ * bloom_add_hashes (the batch add of the aggregates and of the array form)
+ * gives the bytes of bloom_add_hash one by one, stops where a stage is
+ * needed, and resumes after the growth.
+ */
+static void
+test_add_hashes_same_bytes(void)
+{
+	for (int layout = 0; layout <= 1; layout++)
+	{
+		uint64_t	rs = 11 + layout;
+		TFilter		a = tf_new(1000, 0.01, layout, true);
+		TFilter		b = tf_new(1000, 0.01, layout, true);
+		uint64_t   *h = unit_xmalloc(50000 * sizeof(uint64_t));
+		size_t		done = 0;
+		int			stops = 0;
+
+		for (int i = 0; i < 50000; i++)
+			h[i] = unit_rand(&rs) % 30000;	/* repeats, too */
+		for (int i = 0; i < 50000; i++)
+			(void) tf_add(&a, h[i]);
+		while (done < 50000)
+		{
+			BloomAddResult stop;
+			size_t		n = bloom_add_hashes(b.f, h + done, 50000 - done, &stop);
+
+			done += n;
+			if (done < 50000)
+			{
+				CHECK(stop == BLOOM_NEEDS_STAGE);
+				stops++;
+				/* the hash it stopped at is what tf_add grows for */
+				CHECK(tf_add(&b, h[done]) != BLOOM_FULL);
+				done++;
+			}
+		}
+		CHECK(stops >= 3);
+		CHECK(a.size == b.size);
+		CHECK(a.size == b.size && memcmp(a.f, b.f, a.size) == 0);
+		CHECK(tf_check(&b, NULL) == BF_OK);
+		free(h);
+		free(a.f);
+		free(b.f);
+	}
+}
+
+/*
+ * bloom_set_unchecked + bloom_finish_unchecked (the self-sizing final
+ * step) gives the bytes of adding one by one when the set fits, and leaves
+ * a fresh filter when it does not.
+ */
+static void
+test_unchecked_build(void)
+{
+	uint64_t	rs = 5;
+	uint64_t   *h = unit_xmalloc(40000 * sizeof(uint64_t));
+	TFilter		a = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+	TFilter		b = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+	TFilter		fresh = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+	TFilter		std = tf_new(20000, 0.01, BLOOM_LAYOUT_STANDARD, true);
+
+	for (int i = 0; i < 40000; i++)
+		h[i] = unit_rand(&rs);
+	h[7] = 0;
+	for (int i = 0; i < 20000; i++)
+		CHECK(tf_add(&a, h[i]) != BLOOM_FULL);
+	CHECK(a.f->nstages == 1);
+	CHECK(bloom_can_build_unchecked(b.f));
+	bloom_set_unchecked(b.f, h, 20000);
+	CHECK(bloom_finish_unchecked(b.f));
+	CHECK(memcmp(a.f, b.f, a.size) == 0);
+	CHECK(!bloom_can_build_unchecked(b.f));	/* no longer fresh */
+	CHECK(!bloom_can_build_unchecked(std.f));	/* blocked only */
+
+	/* twice the capacity does not fit: the filter is fresh again */
+	memcpy(b.f, fresh.f, fresh.size);
+	bloom_set_unchecked(b.f, h, 40000);
+	CHECK(!bloom_finish_unchecked(b.f));
+	CHECK(memcmp(b.f, fresh.f, fresh.size) == 0);
+	free(h);
+	free(a.f);
+	free(b.f);
+	free(fresh.f);
+	free(std.f);
+}
+
 int
 main(void)
 {
@@ -583,6 +669,8 @@ main(void)
 	RUN(test_duplicates_do_not_grow);
 	RUN(test_not_scalable_full);
 	RUN(test_union_intersection);
+	RUN(test_add_hashes_same_bytes);
+	RUN(test_unchecked_build);
 	RUN(test_union_across_stages);
 	RUN(test_incompatible);
 	RUN(test_union_overfull);
