@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double
 bf_expected_fill(uint64_t n, uint64_t ncells, uint32_t k)
@@ -126,6 +127,44 @@ block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 	return br;
 }
 
+/*
+ * The Poisson(lambda) probabilities of loads lo .. hi, lambda = n / nblocks.
+ * They do not depend on k, and a size search asks for the same (n, nblocks)
+ * with up to ten k in a row: the last set is kept.  Each weight is the same
+ * expression as ever (log(lambda) is a pure function: computing it once
+ * gives the same double), so the model's results are unchanged to the bit.
+ */
+static const double *
+poisson_weights(uint64_t n, uint64_t nblocks, double lambda, uint64_t lo, uint64_t hi)
+{
+	static uint64_t last_n,
+				last_nblocks;
+	static double *w;
+	static uint64_t w_len;
+	double		loglambda;
+
+	if (w != NULL && last_n == n && last_nblocks == nblocks)
+		return w;
+	if (hi - lo + 1 > w_len)
+	{
+		free(w);
+		w_len = hi - lo + 1;
+		w = malloc(sizeof(double) * w_len);
+		if (w == NULL)
+		{
+			w_len = 0;
+			return NULL;
+		}
+	}
+	last_n = last_nblocks = 0;
+	loglambda = log(lambda);
+	for (uint64_t j = lo; j <= hi; j++)
+		w[j - lo] = exp(-lambda + (double) j * loglambda - lgamma((double) j + 1.0));
+	last_n = n;
+	last_nblocks = nblocks;
+	return w;
+}
+
 void
 bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells,
 					double *mean, double *sd)
@@ -138,6 +177,7 @@ bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cell
 				lo,
 				hi;
 	const BlockRates *br;
+	const double *weights;
 
 	*mean = *sd = 0.0;
 	if (n == 0)
@@ -180,14 +220,15 @@ bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cell
 	lo = (lambda - 12 * lsd - 12 > 0) ? (uint64_t) (lambda - 12 * lsd - 12) : 0;
 	hi = (uint64_t) (lambda + 12 * lsd + 24);
 	br = block_rates(block_cells, k, (uint64_t) k * hi);
-	if (br == NULL)
+	weights = poisson_weights(n, nblocks, lambda, lo, hi);
+	if (br == NULL || weights == NULL)
 	{
 		*mean = *sd = 1.0;		/* out of memory: claim nothing */
 		return;
 	}
 	for (uint64_t j = lo; j <= hi; j++)
 	{
-		double		p = exp(-lambda + (double) j * log(lambda) - lgamma((double) j + 1.0));
+		double		p = weights[j - lo];
 		uint64_t	t = (uint64_t) k * j;
 
 		sum += p * (t <= br->tmax ? br->r1[t] : 1.0);
@@ -256,10 +297,80 @@ best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 	return best;
 }
 
+/*
+ * Sizing searches the model tens of times: about 0.2 ms for a small filter,
+ * more for a big one.  A query that creates one filter per group (bloom_agg
+ * with GROUP BY, bloom_create in a select list) mostly asks for the same few
+ * geometries over and over, so the answers are kept, by their inputs, in a
+ * small direct-mapped table.
+ */
+typedef struct GeometryMemo
+{
+	uint32_t	block_cells;
+	uint32_t	nhashes;
+	uint64_t	unit;
+	uint64_t	max_units;
+	uint64_t	capacity;
+	double		fpr;
+	uint64_t	ncells;			/* 0: empty slot */
+} GeometryMemo;
+
+#define GEOMETRY_MEMO_SLOTS 1024
+
+static GeometryMemo geometry_memo[GEOMETRY_MEMO_SLOTS];
+
+static GeometryMemo *
+geometry_memo_slot(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+				   uint64_t capacity, double fpr)
+{
+	uint64_t	fbits;
+	uint64_t	x;
+
+	memcpy(&fbits, &fpr, sizeof(fbits));
+	x = bf_remix(capacity ^ bf_remix(fbits ^ bf_remix(unit ^ ((uint64_t) block_cells << 32) ^
+													 bf_remix(max_units))));
+	return &geometry_memo[x % GEOMETRY_MEMO_SLOTS];
+}
+
+static BfStatus cells_geometry_search(uint32_t block_cells, uint64_t unit,
+									  uint64_t max_units, uint64_t capacity,
+									  double fpr, uint64_t *ncells,
+									  uint32_t *nhashes, char *errbuf);
+
 BfStatus
 bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 				  uint64_t capacity, double fpr, uint64_t *ncells,
 				  uint32_t *nhashes, char *errbuf)
+{
+	GeometryMemo *m = geometry_memo_slot(block_cells, unit, max_units, capacity, fpr);
+	BfStatus	st;
+
+	if (m->ncells != 0 && m->block_cells == block_cells && m->unit == unit &&
+		m->max_units == max_units && m->capacity == capacity && m->fpr == fpr)
+	{
+		*ncells = m->ncells;
+		*nhashes = m->nhashes;
+		return BF_OK;
+	}
+	st = cells_geometry_search(block_cells, unit, max_units, capacity, fpr,
+							   ncells, nhashes, errbuf);
+	if (st == BF_OK)
+	{
+		m->block_cells = block_cells;
+		m->unit = unit;
+		m->max_units = max_units;
+		m->capacity = capacity;
+		m->fpr = fpr;
+		m->ncells = *ncells;
+		m->nhashes = *nhashes;
+	}
+	return st;
+}
+
+static BfStatus
+cells_geometry_search(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+					  uint64_t capacity, double fpr, uint64_t *ncells,
+					  uint32_t *nhashes, char *errbuf)
 {
 	double		ideal_cells = -(double) capacity * log(fpr * BF_SIZING_MARGIN) / (M_LN2 * M_LN2);
 	uint64_t	lo,
