@@ -104,8 +104,9 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 	if (pgbf_combine_nulls(fcinfo, &result))
 		return result;
 	b = (BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(pgbf_bloom_union((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)), b,
-									   CurrentMemoryContext, true));
+	return pgbf_state_result(fcinfo, (struct varlena *)
+							 pgbf_bloom_union((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)),
+											  b, CurrentMemoryContext, true));
 }
 
 PG_FUNCTION_INFO_V1(bloom_intersection_trans);
@@ -119,8 +120,9 @@ bloom_intersection_trans(PG_FUNCTION_ARGS)
 	if (pgbf_combine_nulls(fcinfo, &result))
 		return result;
 	b = (BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(pgbf_bloom_intersection((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)), b,
-											  CurrentMemoryContext, true));
+	return pgbf_state_result(fcinfo, (struct varlena *)
+							 pgbf_bloom_intersection((BloomFilter *) pgbf_state_flat(PG_GETARG_DATUM(0)),
+													 b, CurrentMemoryContext, true));
 }
 
 /*

@@ -13,7 +13,7 @@
 #include "keyset_sql.h"
 #include "pg_common.h"
 
-#define KEYSET_INITIAL_SLOTS 1024
+#define KEYSET_INITIAL_SLOTS 64	/* small: one per group of a GROUP BY */
 
 PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
@@ -177,7 +177,7 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 	for (uint64 i = 0; i < b->nslots; i++)
 		if (b->slots[i] != 0)
 			(void) keyset_add(a, b->slots[i]);
-	PG_RETURN_POINTER(a);
+	return pgbf_state_result(fcinfo, (struct varlena *) a);
 }
 
 /*

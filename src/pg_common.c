@@ -463,16 +463,111 @@ is_pending_state(Datum d)
 		DatumGetEOHP(d)->eoh_methods == &pending_methods;
 }
 
+/*
+ * The memory context of pending states: one per aggregate context, shared
+ * by every group's state, not one per state.
+ *
+ * The executor keeps a read-write expanded transition value without
+ * copying only if its context is a child of the aggregate context.  But a
+ * hash aggregate sums the memory of the aggregate context, children
+ * included, every time it starts a new group (hash_agg_check_limits): with
+ * a context per group that is quadratic, measured at 100 s for 100,000
+ * groups of 20 rows (hll: 2 s), and every context costs an 8 kB block.
+ *
+ * Sharing is safe because a pending state is never replaced by another
+ * value while it lives (transition functions update it in place and
+ * return it; see pgbf_state_result for the combine functions), so the
+ * executor never deletes one state's object, which would delete them all;
+ * they all go when the aggregate context is reset.  A callback forgets the
+ * context when that happens.
+ */
+#define STATE_CXT_SLOTS 8
+
+typedef struct StateCxt
+{
+	MemoryContext aggcxt;
+	MemoryContext cxt;
+} StateCxt;
+
+typedef struct StateCxtGone
+{
+	MemoryContextCallback cb;
+	int			slot;
+	MemoryContext cxt;
+} StateCxtGone;
+
+static StateCxt state_cxts[STATE_CXT_SLOTS];
+static int	state_cxt_next;
+
+static void
+state_cxt_gone(void *arg)
+{
+	StateCxtGone *g = (StateCxtGone *) arg;
+
+	if (state_cxts[g->slot].cxt == g->cxt)
+		state_cxts[g->slot].aggcxt = state_cxts[g->slot].cxt = NULL;
+}
+
+static MemoryContext
+state_context(MemoryContext aggcxt)
+{
+	int			slot = -1;
+	StateCxtGone *g;
+	MemoryContext cxt;
+
+	for (int i = 0; i < STATE_CXT_SLOTS; i++)
+	{
+		if (state_cxts[i].aggcxt == aggcxt)
+			return state_cxts[i].cxt;
+		if (slot < 0 && state_cxts[i].aggcxt == NULL)
+			slot = i;
+	}
+	/* all in use (eight aggregate contexts at once): forget one */
+	if (slot < 0)
+	{
+		slot = state_cxt_next;
+		state_cxt_next = (state_cxt_next + 1) % STATE_CXT_SLOTS;
+	}
+	cxt = AllocSetContextCreate(aggcxt, "bloomfilter aggregate states",
+								ALLOCSET_DEFAULT_SIZES);
+	g = MemoryContextAlloc(cxt, sizeof(StateCxtGone));
+	g->cb.func = state_cxt_gone;
+	g->cb.arg = g;
+	g->slot = slot;
+	g->cxt = cxt;
+	MemoryContextRegisterResetCallback(cxt, &g->cb);
+	state_cxts[slot].aggcxt = aggcxt;
+	state_cxts[slot].cxt = cxt;
+	return cxt;
+}
+
 PgbfPending *
 pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush)
 {
-	MemoryContext cxt = AllocSetContextCreate(aggcxt, "bloomfilter aggregate state",
-											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext cxt = state_context(aggcxt);
 	PgbfPending *p = MemoryContextAllocZero(cxt, sizeof(PgbfPending));
 
 	EOH_init_header(&p->hdr, &pending_methods, cxt);
 	p->flush = flush;
+	p->pending = p->small;
+	p->maxpending = PGBF_PENDING_SMALL;
 	return p;
+}
+
+/*
+ * A short queue while the state fits in cache (one per group of a GROUP BY:
+ * the memory adds up), the long one once it does not and prefetching far
+ * ahead pays.
+ */
+void
+pgbf_pending_full(PgbfPending *p)
+{
+	p->flush(p);
+	if (p->maxpending < PGBF_PENDING_MAX && VARSIZE(p->flat) >= PGBF_PENDING_BIG_STATE)
+	{
+		p->pending = MemoryContextAlloc(p->hdr.eoh_context, PGBF_PENDING_MAX * sizeof(uint64));
+		p->maxpending = PGBF_PENDING_MAX;
+	}
 }
 
 PgbfPending *
@@ -507,6 +602,27 @@ pgbf_state_flat(Datum d)
 		return p->flat;
 	}
 	return PG_DETOAST_DATUM(d);
+}
+
+Datum
+pgbf_state_result(FunctionCallInfo fcinfo, struct varlena *v)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	PgbfPending *p;
+
+	if (PG_ARGISNULL(0) || !is_pending_state(d) ||
+		!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+		return PointerGetDatum(v);
+	p = (PgbfPending *) DatumGetEOHP(d);
+	if (v != p->flat)
+	{
+		struct varlena *copy = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));
+
+		memcpy(copy, v, VARSIZE(v));
+		pfree(p->flat);
+		p->flat = copy;
+	}
+	return pgbf_pending_datum(p);
 }
 
 MemoryContext

@@ -131,7 +131,9 @@ extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
  * parallel worker's tuple queue) gets the flat value with the queue
  * applied first, through pgbf_state_flat or the expanded-object flattening.
  */
-#define PGBF_PENDING_MAX 256
+#define PGBF_PENDING_SMALL 16		/* queue of a state that fits in cache */
+#define PGBF_PENDING_MAX 256	/* queue of one that does not */
+#define PGBF_PENDING_BIG_STATE (256 * 1024)	/* bytes: where that starts */
 
 typedef struct PgbfPending PgbfPending;
 typedef void (*PgbfFlushFn) (PgbfPending *p);
@@ -142,7 +144,9 @@ struct PgbfPending
 	struct varlena *flat;		/* the value, allocated in hdr.eoh_context */
 	PgbfFlushFn flush;			/* applies pending[] to flat, empties it */
 	int			npending;
-	uint64		pending[PGBF_PENDING_MAX];
+	int			maxpending;		/* PGBF_PENDING_SMALL or _MAX */
+	uint64	   *pending;		/* small[], or PGBF_PENDING_MAX in the context */
+	uint64		small[PGBF_PENDING_SMALL];
 };
 
 /*
@@ -155,12 +159,15 @@ extern PgbfPending *pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggc
 /* a new pending state; the caller allocates p->flat in p->hdr.eoh_context */
 extern PgbfPending *pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush);
 
+/* flush a full queue; a state grown big gets the long queue */
+extern void pgbf_pending_full(PgbfPending *p);
+
 static inline void
 pgbf_pending_push(PgbfPending *p, uint64 h)
 {
 	p->pending[p->npending++] = h;
-	if (p->npending == PGBF_PENDING_MAX)
-		p->flush(p);
+	if (p->npending == p->maxpending)
+		pgbf_pending_full(p);
 }
 
 static inline Datum
@@ -174,6 +181,14 @@ pgbf_pending_datum(PgbfPending *p)
  * applied (the pointer stays owned by the state), or the datum detoasted.
  */
 extern struct varlena *pgbf_state_flat(Datum d);
+
+/*
+ * What a combine function returns after updating its argument 0 into v
+ * (v may be pgbf_state_flat of it, or a new value): a pending state stays
+ * the same object, with v as its value, since pending states must never be
+ * replaced (see pgbf_pending_new); anything else is returned as v.
+ */
+extern Datum pgbf_state_result(FunctionCallInfo fcinfo, struct varlena *v);
 
 /* The aggregate's memory context, or NULL when not called as aggregate. */
 extern MemoryContext pgbf_agg_context(FunctionCallInfo fcinfo);
