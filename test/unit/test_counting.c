@@ -143,8 +143,8 @@ ref_step(CountingBloom *f, uint64_t h, int delta)
  * Every k from 1 to the maximum, in filters of a few blocks (so counters
  * collide, repeat within an element and saturate), under random adds,
  * removes and probes: the core and the reference must agree on every
- * answer and every byte.  Then the batch add against single adds,
- * stopping at capacity.
+ * answer and every byte, and the occupancy bits with them.  Then the
+ * batch add against single adds, stopping at capacity.
  */
 static void
 test_reference(void)
@@ -183,6 +183,17 @@ test_reference(void)
 			}
 			mismatches += counting_count_hash(f, h) != ref_min(r, h);
 			mismatches += counting_contains_hash(f, h) != (ref_min(r, h) > 0);
+			if (op % 100 == 0)
+			{
+				uint64_t   *occ = malloc(counting_occupancy_size(f));
+
+				/* the occupancy bits answer as the counters, for every key */
+				counting_occupancy(f, occ);
+				for (uint64_t key = 0; key < 200; key++)
+					mismatches += counting_occupancy_contains(f, occ, key_hash(key)) !=
+						(ref_min(r, key_hash(key)) > 0);
+				free(occ);
+			}
 			mismatches += memcmp(f, r, size) != 0;
 			if (mismatches)
 				break;
