@@ -90,9 +90,22 @@ extern uint64_t counting_max_capacity(double fpr);
 extern size_t counting_size(const CountingBloom *f);
 
 extern CountingResult counting_add_hash(CountingBloom *f, uint64_t h);
+
+/*
+ * Add h[0..n) as counting_add_hash one by one would, prefetching ahead:
+ * for builds.  Stops where the filter is full; returns how many were added
+ * (n unless the filter filled up).
+ */
+extern size_t counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n);
 extern CountingResult counting_remove_hash(CountingBloom *f, uint64_t h);
 extern bool counting_contains_hash(const CountingBloom *f, uint64_t h);
 extern int	counting_count_hash(const CountingBloom *f, uint64_t h);
+
+/* one bit per counter, "not zero", for filters probed many times */
+extern size_t counting_occupancy_size(const CountingBloom *f);
+extern void counting_occupancy(const CountingBloom *f, uint64_t *occ);
+extern bool counting_occupancy_contains(const CountingBloom *f, const uint64_t *occ,
+										uint64_t h);
 
 /* check a value from outside: exact length, geometry, fields */
 extern BfStatus counting_check(const void *data, size_t len, char *errbuf);

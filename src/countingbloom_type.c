@@ -60,15 +60,21 @@ counting_bloom_create(PG_FUNCTION_ARGS)
 
 /* a fixed-size filter cannot take more: say so rather than degrade */
 static void
+full_error(const CountingBloom *f)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("countingbloom is full (capacity %llu)",
+					(unsigned long long) f->capacity),
+			 errdetail("An add past capacity would raise the false-positive rate above the target."),
+			 errhint("Remove elements first, or create the filter with a larger capacity.")));
+}
+
+static void
 add_or_error(CountingBloom *f, uint64 h)
 {
 	if (counting_add_hash(f, h) == COUNTING_FULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("countingbloom is full (capacity %llu)",
-						(unsigned long long) f->capacity),
-				 errdetail("An add past capacity would raise the false-positive rate above the target."),
-				 errhint("Remove elements first, or create the filter with a larger capacity.")));
+		full_error(f);
 }
 
 /* a copy: the argument may be a stored value others still read */
@@ -92,8 +98,8 @@ counting_bloom_add_array(PG_FUNCTION_ARGS)
 	uint64	   *hashes;
 	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
 
-	for (int i = 0; i < n; i++)
-		add_or_error(f, hashes[i]);
+	if (counting_add_hashes(f, hashes, (size_t) n) < (size_t) n)
+		full_error(f);
 	pfree(hashes);
 	PG_RETURN_POINTER(f);
 }
@@ -224,6 +230,35 @@ counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
 
 /*
+ * Add every hash of ks (capacity checked by the caller).  The occupied
+ * slots are gathered into batches for counting_add_hashes, which loads
+ * blocks ahead of the adds; one call per hash would leave each add to
+ * wait for its own cache miss.
+ */
+#define KEYSET_BATCH 1024
+
+static void
+counting_add_keyset(CountingBloom *f, const KeySet *ks)
+{
+	uint64		batch[KEYSET_BATCH];
+	size_t		n = 0;
+
+	if (ks->has_zero)
+		batch[n++] = 0;
+	for (uint64 i = 0; i < ks->nslots; i++)
+	{
+		batch[n] = ks->slots[i];
+		n += ks->slots[i] != 0;
+		if (n == KEYSET_BATCH)
+		{
+			(void) counting_add_hashes(f, batch, n);
+			n = 0;
+		}
+	}
+	(void) counting_add_hashes(f, batch, n);
+}
+
+/*
  * Build the filter from the distinct hashes.  capacity 0 (self-sizing)
  * means exactly the distinct count.  Zero rows give an empty filter, never
  * NULL (a NULL would make WHERE NOT counting_bloom_contains(f, x) drop
@@ -257,11 +292,7 @@ counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
 	f = counting_new(capacity, fpr);
 	if (ks == NULL)
 		PG_RETURN_POINTER(f);
-	if (ks->has_zero)
-		(void) counting_add_hash(f, 0);
-	for (uint64 i = 0; i < ks->nslots; i++)
-		if (ks->slots[i] != 0)
-			(void) counting_add_hash(f, ks->slots[i]);
+	counting_add_keyset(f, ks);
 	PG_RETURN_POINTER(f);
 }
 
