@@ -83,6 +83,17 @@ keyset_prefetch(const KeySet *ks, uint64_t h)
  */
 extern uint64_t keyset_sorted(const KeySet *ks, uint64_t *sorted);
 
+/*
+ * Walk every hash (0 too, if has_zero) in ascending order of
+ * bf_remix(h ^ order_key): an order unrelated to where the hashes sit in
+ * a filter.  bf_remix is a bijection, so the order is total and the same
+ * on every plan.  A bucket sort on the (uniform) remixed values, two
+ * passes and cache-sized buckets, instead of a comparison sort.  "out"
+ * and "scratch" are caller-provided space for count uint64s each.
+ */
+extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
+									 uint64_t *out, uint64_t *scratch);
+
 extern BfStatus keyset_check(const void *data, size_t len, char *errbuf);
 extern BfStatus keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf);
 
