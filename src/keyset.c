@@ -294,12 +294,24 @@ keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
 
 	/* remixed values, counted per top bucket */
 	if (ks->has_zero)
-		scratch[n++] = bf_remix(order_key);
-	for (uint64_t i = 0; i < ks->nslots; i++)
-		if (ks->slots[i] != 0)
-			scratch[n++] = bf_remix(ks->slots[i] ^ order_key);
-	for (uint64_t i = 0; i < n; i++)
-		start[top_digit(scratch[i], topbits) + 1]++;
+	{
+		scratch[n] = bf_remix(order_key);
+		start[top_digit(scratch[n++], topbits) + 1]++;
+	}
+	/*
+	 * Branch-free: about every other slot is empty, which no predictor
+	 * guesses.  An empty slot's value is written and then overwritten;
+	 * the walk stops at the last hash, so no write passes count.
+	 */
+	for (uint64_t i = 0; i < ks->nslots && n < ks->count; i++)
+	{
+		uint64_t	h = ks->slots[i];
+		uint64_t	v = bf_remix(h ^ order_key);
+
+		scratch[n] = v;
+		start[top_digit(v, topbits) + 1] += h != 0;
+		n += h != 0;
+	}
 	for (uint64_t b = 0; b < nb; b++)
 		start[b + 1] += start[b];
 
