@@ -228,18 +228,6 @@ keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf)
 #define ORDER_TOP_TARGET	9		/* aim for ~2^9 values per top bucket */
 #define ORDER_SMALL_RUN		16		/* insertion sort alone below this */
 
-/* bf_remix undone: its xorshifts by 33 are their own inverses */
-static inline uint64_t
-remix_inverse(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= UINT64_C(0x9cb4b2f8129337db);	/* 0xc4ceb9fe1a85ec53^-1 mod 2^64 */
-	h ^= h >> 33;
-	h *= UINT64_C(0x4f74430c22a54005);	/* 0xff51afd7ed558ccd^-1 mod 2^64 */
-	h ^= h >> 33;
-	return h;
-}
-
 static inline int
 ceil_log2(uint64_t n)
 {
@@ -345,7 +333,7 @@ keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
 		}
 		insertion_sort(sorted, c);
 		for (uint64_t i = 0; i < c; i++)
-			run[i] = remix_inverse(sorted[i]) ^ order_key;
+			run[i] = keyset_remix_inverse(sorted[i]) ^ order_key;
 	}
 	return n;
 }

@@ -19,18 +19,6 @@ typedef struct TKeySet
 	size_t		size;
 } TKeySet;
 
-/* bf_remix undone (as keyset.c does), to make hashes with chosen remixed values */
-static uint64_t
-bf_remix_inverse_for_test(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= UINT64_C(0x9cb4b2f8129337db);
-	h ^= h >> 33;
-	h *= UINT64_C(0x4f74430c22a54005);
-	h ^= h >> 33;
-	return h;
-}
-
 static TKeySet
 tk_new(uint64_t nslots)
 {
@@ -149,6 +137,14 @@ static void
 test_remix_ordered(void)
 {
 	uint64_t	sizes[] = {0, 1, 2, 17, 600, 5000, 300000};
+	uint64_t	rv = 3;
+
+	for (int i = 0; i < 1000; i++)
+	{
+		uint64_t	x = unit_rand(&rv);
+
+		CHECK(keyset_remix_inverse(bf_remix(x)) == x);
+	}
 
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 	{
@@ -173,7 +169,7 @@ test_remix_ordered(void)
 				{
 					uint64_t	r = bf_remix(v ^ TEST_ORDER_KEY);
 
-					v = bf_remix_inverse_for_test((r >> 44) == 0x12345 ? r :
+					v = keyset_remix_inverse((r >> 44) == 0x12345 ? r :
 												  (UINT64_C(0x12345) << 44) | (r >> 20)) ^ TEST_ORDER_KEY;
 				}
 				(void) tk_add(&t, v);
