@@ -427,14 +427,85 @@ locate(const CuckooGeom *g, uint64_t h, uint64_t *fp, uint64_t *i1, uint64_t *i2
 	*i2 = alt_bucket(g, *i1, *fp);
 }
 
+/* widest fingerprint whose bucket (4f bits at any bit offset) is one 8-byte load */
+#define CUCKOO_WORD_FP_BITS 14
+
+/* a 1 in the lowest bit of each of a bucket's four fields */
+static inline uint64_t
+field_ones(uint32_t fp_bits)
+{
+	uint64_t	lo = 1 | UINT64_C(1) << fp_bits;
+
+	return lo | lo << (2 * fp_bits);
+}
+
+/* bucket b's four fields in the low bits (fp_bits <= CUCKOO_WORD_FP_BITS) */
+static inline uint64_t
+bucket_word(const uint8_t *area, uint32_t fp_bits, uint64_t b)
+{
+	uint64_t	bit = b * CUCKOO_BUCKET_SLOTS * fp_bits;
+
+	return load_le64(area + (bit >> 3)) >> (bit & 7);
+}
+
+/*
+ * Nonzero iff a field of bucket word w equals fp: the has-a-zero-byte test
+ * on w ^ fp-in-every-field, for fields of any width.  A borrow only runs
+ * up from a zero field, so the lowest flagged bit is the top bit of the
+ * lowest matching field; bits above the four fields are never looked at.
+ */
+static inline uint64_t
+bucket_match(uint64_t w, uint32_t fp_bits, uint64_t fp)
+{
+	uint64_t	lo = field_ones(fp_bits);
+	uint64_t	x = w ^ (fp * lo);
+
+	return (x - lo) & ~x & (lo << (fp_bits - 1));
+}
+
 /* slot index of fp in bucket b, or -1 (fp 0 finds a free slot) */
 static inline int
 bucket_find(const uint8_t *area, uint32_t fp_bits, uint64_t b, uint64_t fp)
 {
+	if (fp_bits <= CUCKOO_WORD_FP_BITS)
+	{
+		uint64_t	m = bucket_match(bucket_word(area, fp_bits, b), fp_bits, fp);
+		uint32_t	z;
+
+		if (m == 0)
+			return -1;
+		z = (uint32_t) __builtin_ctzll(m);
+		return (z >= fp_bits) + (z >= 2 * fp_bits) + (z >= 3 * fp_bits);
+	}
 	for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
 		if (slot_get(area, fp_bits, b * CUCKOO_BUCKET_SLOTS + s) == fp)
 			return s;
 	return -1;
+}
+
+/* fp in bucket i1 or i2, with both buckets loaded independently, no early exit */
+static inline bool
+buckets_hold(const uint8_t *area, uint32_t fp_bits, uint64_t i1, uint64_t i2, uint64_t fp)
+{
+	if (fp_bits <= CUCKOO_WORD_FP_BITS)
+		return (bucket_match(bucket_word(area, fp_bits, i1), fp_bits, fp) |
+				bucket_match(bucket_word(area, fp_bits, i2), fp_bits, fp)) != 0;
+	return ((bucket_find(area, fp_bits, i1, fp) + 1) |
+			(bucket_find(area, fp_bits, i2, fp) + 1)) != 0;
+}
+
+/*
+ * Start loading bucket b (its first and last byte: a bucket may straddle
+ * two cache lines).  Always inlined: GCC judges a helper that only
+ * prefetches pure and deletes calls to it that it did not inline.
+ */
+static inline __attribute__((always_inline)) void
+prefetch_bucket(const uint8_t *area, uint32_t fp_bits, uint64_t b)
+{
+	uint64_t	bit = b * CUCKOO_BUCKET_SLOTS * fp_bits;
+
+	__builtin_prefetch(area + (bit >> 3), 1);
+	__builtin_prefetch(area + ((bit + CUCKOO_BUCKET_SLOTS * fp_bits - 1) >> 3), 1);
 }
 
 static inline uint32_t
@@ -473,31 +544,19 @@ xorshift64(uint64_t *state)
 }
 
 /*
- * Insert into table t, which has no victim.  Relocations are chosen by a
- * PRNG seeded from h, so the same adds in the same order give the same
- * bytes.  The fingerprint left over after the last kick is parked in the
- * victim slot, never dropped.
+ * The cuckoo walk, when both of a new fingerprint's buckets are full.
+ * Relocations are chosen by a PRNG seeded from h, so the same adds in the
+ * same order give the same bytes.  The fingerprint left over after the
+ * last kick is parked in the victim slot, never dropped.
  */
 static void
-table_insert(CuckooFilter *f, int k, uint64_t h)
+table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
+		   uint64_t fp, uint64_t i1, uint64_t i2)
 {
-	CuckooTable *t = &f->tables[k];
-	CuckooGeom	g = table_geom(f, k);
-	uint8_t    *area = table_area(f, t);
 	uint32_t	fb = t->fp_bits;
-	uint64_t	fp,
-				i1,
-				i2,
-				i;
 	uint64_t	rng = (h ^ CUCKOO_KICK_KEY) | 1;
+	uint64_t	i = (xorshift64(&rng) >> 63) ? i2 : i1;
 
-	locate(&g, h, &fp, &i1, &i2);
-	if (bucket_put(area, fb, i1, fp) || bucket_put(area, fb, i2, fp))
-	{
-		t->count++;
-		return;
-	}
-	i = (xorshift64(&rng) >> 63) ? i2 : i1;
 	for (int n = 0; n < CUCKOO_MAX_KICKS; n++)
 	{
 		uint64_t	slot = i * CUCKOO_BUCKET_SLOTS + (xorshift64(&rng) >> 62);
@@ -505,7 +564,7 @@ table_insert(CuckooFilter *f, int k, uint64_t h)
 
 		slot_set(area, fb, slot, fp);
 		fp = old;
-		i = alt_bucket(&g, i, fp);
+		i = alt_bucket(g, i, fp);
 		if (bucket_put(area, fb, i, fp))
 		{
 			t->count++;
@@ -516,23 +575,92 @@ table_insert(CuckooFilter *f, int k, uint64_t h)
 	t->victim_bucket = i;
 }
 
+/* insert a located element into table t, which has no victim */
+static inline void
+insert_located(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
+			   uint64_t fp, uint64_t i1, uint64_t i2)
+{
+	if (bucket_put(area, t->fp_bits, i1, fp) || bucket_put(area, t->fp_bits, i2, fp))
+		t->count++;
+	else
+		table_kick(t, g, area, h, fp, i1, i2);
+}
+
 /* add one copy: only the newest table takes inserts, while its victim slot is free */
 CuckooAddResult
 cuckoo_add_hash(CuckooFilter *f, uint64_t h)
 {
-	CuckooTable *t = &f->tables[f->ntables - 1];
+	int			k = f->ntables - 1;
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
+	uint64_t	fp,
+				i1,
+				i2;
 
 	if (t->victim_fp != 0)
 		return CUCKOO_NEEDS_TABLE;
-	table_insert(f, f->ntables - 1, h);
+	locate(&g, h, &fp, &i1, &i2);
+	insert_located(t, &g, table_area(f, t), h, fp, i1, i2);
 	return CUCKOO_ADDED;
 }
 
-/* the victim is one more slot shared by its two buckets */
+/* hashes located ahead of their insert, their buckets loading meanwhile */
+#define CUCKOO_PREFETCH_AHEAD 16	/* a power of two */
+
+typedef struct CuckooLocated
+{
+	uint64_t	h;
+	uint64_t	fp;
+	uint64_t	i1;
+	uint64_t	i2;
+} CuckooLocated;
+
+static inline __attribute__((always_inline)) void
+locate_ahead(const CuckooGeom *g, const uint8_t *area, uint64_t h, CuckooLocated *l)
+{
+	l->h = h;
+	locate(g, h, &l->fp, &l->i1, &l->i2);
+	prefetch_bucket(area, g->fp_bits, l->i1);
+	prefetch_bucket(area, g->fp_bits, l->i2);
+}
+
+/*
+ * cuckoo_add_hash over hashes[0 .. n) in order, the same bytes, but with
+ * each hash located CUCKOO_PREFETCH_AHEAD adds early and both its buckets
+ * prefetched: a filter of millions is far bigger than the caches.
+ */
+size_t
+cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
+{
+	int			k = f->ntables - 1;
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
+	uint8_t    *area = table_area(f, t);
+	CuckooLocated ring[CUCKOO_PREFETCH_AHEAD];
+
+	if (t->victim_fp != 0)
+		return 0;
+	for (size_t j = 0; j < n && j < CUCKOO_PREFETCH_AHEAD; j++)
+		locate_ahead(&g, area, hashes[j], &ring[j]);
+	for (size_t j = 0; j < n; j++)
+	{
+		CuckooLocated *l = &ring[j & (CUCKOO_PREFETCH_AHEAD - 1)];
+
+		insert_located(t, &g, area, l->h, l->fp, l->i1, l->i2);
+		if (t->victim_fp != 0)
+			return j + 1;
+		if (j + CUCKOO_PREFETCH_AHEAD < n)
+			locate_ahead(&g, area, hashes[j + CUCKOO_PREFETCH_AHEAD], l);
+	}
+	return n;
+}
+
+/* the victim is one more slot shared by its two buckets (branch-free) */
 static inline bool
 victim_matches(const CuckooTable *t, uint64_t fp, uint64_t i1, uint64_t i2)
 {
-	return t->victim_fp == fp && (t->victim_bucket == i1 || t->victim_bucket == i2);
+	return (int) (t->victim_fp == fp) &
+		((int) (t->victim_bucket == i1) | (int) (t->victim_bucket == i2));
 }
 
 /*
@@ -563,26 +691,29 @@ cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
 	return n;
 }
 
-/* cuckoo_count_hash() > 0, stopping at the first match */
+/*
+ * cuckoo_count_hash() > 0.  Both buckets are loaded independently and
+ * there is no early exit: whether a row is a member is what the branch
+ * predictor cannot guess.
+ */
 bool
 cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
 {
+	bool		found = false;
+
 	for (int k = 0; k < f->ntables; k++)
 	{
 		const CuckooTable *t = &f->tables[k];
-		const uint8_t *area = table_area_const(f, t);
 		CuckooGeom	g = table_geom(f, k);
 		uint64_t	fp,
 					i1,
 					i2;
 
 		locate(&g, h, &fp, &i1, &i2);
-		if (bucket_find(area, t->fp_bits, i1, fp) >= 0 ||
-			bucket_find(area, t->fp_bits, i2, fp) >= 0 ||
-			victim_matches(t, fp, i1, i2))
-			return true;
+		found |= (int) buckets_hold(table_area_const(f, t), t->fp_bits, i1, i2, fp) |
+			(int) victim_matches(t, fp, i1, i2);
 	}
-	return false;
+	return found;
 }
 
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */

@@ -154,6 +154,12 @@ extern void cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size);
 
 extern size_t cuckoo_size(const CuckooFilter *f);
 extern CuckooAddResult cuckoo_add_hash(CuckooFilter *f, uint64_t h);
+/*
+ * cuckoo_add_hash over hashes[0 .. n) in order (the same bytes), stopping
+ * right after an add that parks a fingerprint in the victim slot: returns
+ * how many were added, 0 if the last table already has a victim (grow).
+ */
+extern size_t cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n);
 extern uint32_t cuckoo_count_hash(const CuckooFilter *f, uint64_t h);
 extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
 /* false (and f unchanged) when h is not in */

@@ -31,31 +31,25 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 /* mixed into a hash to give the insertion order */
 #define CUCKOO_AGG_ORDER_KEY UINT64_C(0x94d049bb133111eb)
 
-static int
-cmp_insertion_order(const void *a, const void *b)
-{
-	uint64		x = bf_remix(*(const uint64 *) a ^ CUCKOO_AGG_ORDER_KEY),
-				y = bf_remix(*(const uint64 *) b ^ CUCKOO_AGG_ORDER_KEY);
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The state's distinct hashes in the order the final function inserts
- * them: fixed (so every plan builds the same bytes) but unrelated to the
- * buckets and fingerprints the hashes choose.  Ascending hash order would
- * fill buckets from the first to the last (a bucket is the hash's top
- * bits), and a table that grows early would see only its first buckets
- * and fail at a fraction of its load.
+ * them, ascending bf_remix(h ^ CUCKOO_AGG_ORDER_KEY): fixed (so every
+ * plan builds the same bytes) but unrelated to the buckets and
+ * fingerprints the hashes choose.  Ascending hash order would fill
+ * buckets from the first to the last (a bucket is the hash's top bits),
+ * and a table that grows early would see only its first buckets and fail
+ * at a fraction of its load.  bf_remix is a bijection, so the order is
+ * total; keyset_remix_ordered bucket-sorts the remixed values.
  */
 static uint64 *
 ordered_hashes(const KeySet *ks, uint64 *n)
 {
-	uint64	   *hashes = palloc_extended(sizeof(uint64) * (ks->count > 0 ? ks->count : 1),
-										 MCXT_ALLOC_HUGE);
+	Size		bytes = sizeof(uint64) * (ks->count > 0 ? ks->count : 1);
+	uint64	   *hashes = palloc_extended(bytes, MCXT_ALLOC_HUGE);
+	uint64	   *scratch = palloc_extended(bytes, MCXT_ALLOC_HUGE);
 
-	*n = keyset_sorted(ks, hashes);
-	qsort(hashes, *n, sizeof(uint64), cmp_insertion_order);
+	*n = keyset_remix_ordered(ks, CUCKOO_AGG_ORDER_KEY, hashes, scratch);
+	pfree(scratch);
 	return hashes;
 }
 
@@ -70,14 +64,12 @@ try_single_table(const uint64 *hashes, uint64 n, uint64 nbuckets, double fpr)
 	CuckooFilter *f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, nbuckets,
 											  (int64) n, fpr);
 
-	for (uint64 i = 0; i < n; i++)
+	/* a batch stops right after the add that parks a victim */
+	(void) cuckoo_add_hashes(f, hashes, n);
+	if (f->tables[0].victim_fp != 0)
 	{
-		(void) cuckoo_add_hash(f, hashes[i]);
-		if (f->tables[0].victim_fp != 0)
-		{
-			pfree(f);
-			return NULL;
-		}
+		pfree(f);
+		return NULL;
 	}
 	return f;
 }
@@ -113,9 +105,7 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	}
 	/* still failing: let it grow, it loses nothing */
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	for (uint64 i = 0; i < n; i++)
-		f = pgbf_cuckoo_add(f, hashes[i], CurrentMemoryContext, true);
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(pgbf_cuckoo_add_hashes(f, hashes, n, CurrentMemoryContext, true));
 }
 
 /*
@@ -136,7 +126,5 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(f);
 	hashes = ordered_hashes(ks, &n);
-	for (uint64 i = 0; i < n; i++)
-		f = pgbf_cuckoo_add(f, hashes[i], CurrentMemoryContext, true);
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(pgbf_cuckoo_add_hashes(f, hashes, n, CurrentMemoryContext, true));
 }

@@ -14,5 +14,7 @@ extern CuckooFilter *pgbf_cuckoo_new_buckets(MemoryContext cxt, uint64 nbuckets,
 											 int64 capacity, double fpr);
 extern CuckooFilter *pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt,
 									 bool free_old);
+extern CuckooFilter *pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes,
+											uint64 n, MemoryContext cxt, bool free_old);
 
 #endif							/* CUCKOOFILTER_SQL_H */

@@ -67,6 +67,32 @@ cuckoo_create(PG_FUNCTION_ARGS)
 }
 
 /*
+ * f with one more table, a new allocation in cxt (the old one freed only
+ * if free_old), or the contract's 54000 when it cannot grow.
+ */
+static CuckooFilter *
+cuckoo_grown(CuckooFilter *f, MemoryContext cxt, bool free_old)
+{
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	CuckooFilter *nf;
+
+	if (cuckoo_grown_size(f, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoofilter is full and cannot grow"),
+				 errdetail("%s.", errbuf),
+				 f->ntables >= CUCKOO_MAX_TABLES ?
+				 errhint("A cuckoo filter holds a bounded number of copies of one element.") :
+				 errhint("Create it with a larger capacity or a looser fpr.")));
+	nf = pgbf_alloc_value(cxt, size);
+	cuckoo_grow_into(f, nf, size);
+	if (free_old)
+		pfree(f);
+	return nf;
+}
+
+/*
  * Add one hash, growing the filter (a new allocation in cxt) when its
  * last table is full.  Returns the filter, which may have moved; the old
  * one is freed only if free_old.
@@ -75,24 +101,25 @@ CuckooFilter *
 pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cxt, bool free_old)
 {
 	while (cuckoo_add_hash(f, h) == CUCKOO_NEEDS_TABLE)
-	{
-		char		errbuf[BF_ERRLEN];
-		size_t		size;
-		CuckooFilter *nf;
+		f = cuckoo_grown(f, cxt, free_old);
+	return f;
+}
 
-		if (cuckoo_grown_size(f, &size, errbuf) != BF_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("cuckoofilter is full and cannot grow"),
-					 errdetail("%s.", errbuf),
-					 f->ntables >= CUCKOO_MAX_TABLES ?
-					 errhint("A cuckoo filter holds a bounded number of copies of one element.") :
-					 errhint("Create it with a larger capacity or a looser fpr.")));
-		nf = pgbf_alloc_value(cxt, size);
-		cuckoo_grow_into(f, nf, size);
-		if (free_old)
-			pfree(f);
-		f = nf;
+/*
+ * pgbf_cuckoo_add for each of hashes[0 .. n) in order, the same bytes, in
+ * prefetched batches (cuckoo_add_hashes) that stop only to grow.
+ */
+CuckooFilter *
+pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes, uint64 n,
+					   MemoryContext cxt, bool free_old)
+{
+	uint64		done = 0;
+
+	while (done < n)
+	{
+		done += cuckoo_add_hashes(f, hashes + done, n - done);
+		if (done < n)
+			f = cuckoo_grown(f, cxt, free_old);
 	}
 	return f;
 }
@@ -119,8 +146,7 @@ cuckoo_add_array(PG_FUNCTION_ARGS)
 	uint64	   *hashes;
 	int			n = pgbf_hash_array(arr, f->hdr.seed, &hashes);
 
-	for (int i = 0; i < n; i++)
-		f = pgbf_cuckoo_add(f, hashes[i], CurrentMemoryContext, true);
+	f = pgbf_cuckoo_add_hashes(f, hashes, (uint64) n, CurrentMemoryContext, true);
 	pfree(hashes);
 	PG_RETURN_POINTER(f);
 }

@@ -219,3 +219,121 @@ keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf)
 					   "cannot combine aggregate states built with different parameters");
 	return BF_OK;
 }
+
+/* ---- walk in remixed order ---- */
+
+/* bucket-sort digits: the top bits of a value, then the bits below them */
+#define ORDER_MAX_TOP_BITS	12
+#define ORDER_MAX_SUB_BITS	12
+#define ORDER_TOP_TARGET	9		/* aim for ~2^9 values per top bucket */
+#define ORDER_SMALL_RUN		16		/* insertion sort alone below this */
+
+static inline int
+ceil_log2(uint64_t n)
+{
+	return n <= 1 ? 0 : 64 - __builtin_clzll(n - 1);
+}
+
+/* the top "bits" bits of v (0 for none, without a shift by 64) */
+static inline uint64_t
+top_digit(uint64_t v, int bits)
+{
+	return (v >> 1) >> (63 - bits);
+}
+
+/* sorts a run that is already sorted up to short disorder */
+static void
+insertion_sort(uint64_t *a, uint64_t n)
+{
+	for (uint64_t i = 1; i < n; i++)
+	{
+		uint64_t	v = a[i];
+		uint64_t	j = i;
+
+		while (j > 0 && a[j - 1] > v)
+		{
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = v;
+	}
+}
+
+/*
+ * Remixed values are uniform, so a bucket sort needs no comparisons to
+ * speak of: scatter by the top bits into buckets of a few hundred (a few
+ * kB, in cache), counting-sort each bucket by its next bits into about
+ * one value per sub-bucket, and an insertion sort fixes what is left.
+ * The sorted values are turned back into hashes on the way out.
+ */
+uint64_t
+keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
+					 uint64_t *scratch)
+{
+	uint32_t	start[(1 << ORDER_MAX_TOP_BITS) + 1];
+	uint32_t	sub[(1 << ORDER_MAX_SUB_BITS) + 1];
+	int			topbits = ceil_log2(ks->count) - ORDER_TOP_TARGET;
+	uint64_t	nb;
+	uint64_t	n = 0;
+
+	topbits = topbits < 0 ? 0 : topbits > ORDER_MAX_TOP_BITS ? ORDER_MAX_TOP_BITS : topbits;
+	nb = UINT64_C(1) << topbits;
+	memset(start, 0, sizeof(uint32_t) * (nb + 1));
+
+	/* remixed values, counted per top bucket */
+	if (ks->has_zero)
+	{
+		scratch[n] = bf_remix(order_key);
+		start[top_digit(scratch[n++], topbits) + 1]++;
+	}
+	/*
+	 * Branch-free: about every other slot is empty, which no predictor
+	 * guesses.  An empty slot's value is written and then overwritten;
+	 * the walk stops at the last hash, so no write passes count.
+	 */
+	for (uint64_t i = 0; i < ks->nslots && n < ks->count; i++)
+	{
+		uint64_t	h = ks->slots[i];
+		uint64_t	v = bf_remix(h ^ order_key);
+
+		scratch[n] = v;
+		start[top_digit(v, topbits) + 1] += h != 0;
+		n += h != 0;
+	}
+	for (uint64_t b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+
+	/* scatter into top buckets (start[b] ends up at bucket b's end) */
+	for (uint64_t i = 0; i < n; i++)
+		out[start[top_digit(scratch[i], topbits)]++] = scratch[i];
+
+	for (uint64_t b = 0; b < nb; b++)
+	{
+		uint64_t	e = start[b];
+		uint64_t	s = b == 0 ? 0 : start[b - 1];
+		uint64_t	c = e - s;
+		uint64_t   *run = out + s;
+		uint64_t   *sorted = run;
+
+		if (c > ORDER_SMALL_RUN)
+		{
+			int			subbits = ceil_log2(c);
+			uint64_t	ns;
+
+			subbits = subbits > ORDER_MAX_SUB_BITS ? ORDER_MAX_SUB_BITS : subbits;
+			ns = UINT64_C(1) << subbits;
+			memset(sub, 0, sizeof(uint32_t) * (ns + 1));
+			for (uint64_t i = 0; i < c; i++)
+				sub[top_digit(run[i] << topbits, subbits) + 1]++;
+			for (uint64_t d = 0; d < ns; d++)
+				sub[d + 1] += sub[d];
+			for (uint64_t i = 0; i < c; i++)
+				scratch[s + sub[top_digit(run[i] << topbits, subbits)]++] = run[i];
+			sorted = scratch + s;
+		}
+		insertion_sort(sorted, c);
+		for (uint64_t i = 0; i < c; i++)
+			run[i] = keyset_remix_inverse(sorted[i]) ^ order_key;
+	}
+	return n;
+}

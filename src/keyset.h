@@ -83,6 +83,29 @@ keyset_prefetch(const KeySet *ks, uint64_t h)
  */
 extern uint64_t keyset_sorted(const KeySet *ks, uint64_t *sorted);
 
+/* bf_remix undone: its xorshifts by 33 are their own inverses */
+static inline uint64_t
+keyset_remix_inverse(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= UINT64_C(0x9cb4b2f8129337db);	/* 0xc4ceb9fe1a85ec53^-1 mod 2^64 */
+	v ^= v >> 33;
+	v *= UINT64_C(0x4f74430c22a54005);	/* 0xff51afd7ed558ccd^-1 mod 2^64 */
+	v ^= v >> 33;
+	return v;
+}
+
+/*
+ * Walk every hash (0 too, if has_zero) in ascending order of
+ * bf_remix(h ^ order_key): an order unrelated to where the hashes sit in
+ * a filter.  bf_remix is a bijection, so the order is total and the same
+ * on every plan.  A bucket sort on the (uniform) remixed values, two
+ * passes and cache-sized buckets, instead of a comparison sort.  "out"
+ * and "scratch" are caller-provided space for count uint64s each.
+ */
+extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
+									 uint64_t *out, uint64_t *scratch);
+
 extern BfStatus keyset_check(const void *data, size_t len, char *errbuf);
 extern BfStatus keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf);
 

@@ -198,6 +198,45 @@ test_single_table(double fpr)
 	free(f);
 }
 
+/*
+ * cuckoo_add_hashes (prefetched batches) builds the bytes of one
+ * cuckoo_add_hash at a time, through kicks, victims and growth, at
+ * fingerprint widths on both sides of the one-word bucket path.
+ */
+static void
+test_batch_same_bytes(double fpr, uint64_t capacity, uint64_t n)
+{
+	CuckooFilter *one = new_filter(capacity, fpr);
+	CuckooFilter *batch = new_filter(capacity, fpr);
+	uint64_t   *h = malloc(n * sizeof(uint64_t));
+	uint64_t	done = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+	{
+		h[i] = key(i % (capacity + 3));	/* repeats, as cuckoo_add(f, text[]) may */
+		one = add(one, h[i]);
+	}
+	while (done < n)
+	{
+		done += cuckoo_add_hashes(batch, h + done, n - done);
+		if (done < n)
+		{
+			CHECK(batch->tables[batch->ntables - 1].victim_fp != 0,
+				  "batch stopped at %llu of %llu without a victim",
+				  (unsigned long long) done, (unsigned long long) n);
+			batch = add(batch, h[done++]);
+		}
+	}
+	CHECK(cuckoo_size(one) == cuckoo_size(batch) &&
+		  memcmp(one, batch, cuckoo_size(one)) == 0,
+		  "batch bytes differ (fpr %g, capacity %llu, n %llu)", fpr,
+		  (unsigned long long) capacity, (unsigned long long) n);
+	check_valid(batch, "batch");
+	free(one);
+	free(batch);
+	free(h);
+}
+
 /* one key added far more often than its two buckets hold */
 static void
 test_same_key(void)
@@ -337,6 +376,10 @@ main(void)
 	test_single_table(0.001);
 	test_growth(0.01);
 	test_growth(0.001);
+	test_batch_same_bytes(0.01, 1000, 5000);
+	test_batch_same_bytes(0.3, 100, 2000);
+	test_batch_same_bytes(1e-6, 20000, 50000);
+	test_batch_same_bytes(0.01, 100000, 100000);
 	if (failures)
 		printf("%d failures\n", failures);
 	else

@@ -116,6 +116,81 @@ test_zero_hash_and_sorted(void)
 	free(t.ks);
 }
 
+#define TEST_ORDER_KEY UINT64_C(0x94d049bb133111eb)
+
+static int
+cmp_remixed(const void *a, const void *b)
+{
+	uint64_t	x = bf_remix(*(const uint64_t *) a ^ TEST_ORDER_KEY),
+				y = bf_remix(*(const uint64_t *) b ^ TEST_ORDER_KEY);
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * keyset_remix_ordered gives exactly the sorted walk re-sorted by the
+ * remixed value (what cuckoo_agg inserts in), from empty through sizes
+ * that take each of its paths: one bucket, small runs, sub-bucketed runs,
+ * hashes whose remixed values bunch up.
+ */
+static void
+test_remix_ordered(void)
+{
+	uint64_t	sizes[] = {0, 1, 2, 17, 600, 5000, 300000};
+	uint64_t	rv = 3;
+
+	for (int i = 0; i < 1000; i++)
+	{
+		uint64_t	x = unit_rand(&rv);
+
+		CHECK(keyset_remix_inverse(bf_remix(x)) == x);
+	}
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+	{
+		for (int variant = 0; variant < 3; variant++)
+		{
+			TKeySet		t = tk_new(16);
+			uint64_t	rs = 11 + si;
+			uint64_t	count;
+			uint64_t   *want,
+					   *got,
+					   *scratch;
+			uint64_t	n;
+
+			if (variant == 1)
+				(void) tk_add(&t, 0);
+			for (uint64_t i = 0; i < sizes[si]; i++)
+			{
+				uint64_t	v = unit_rand(&rs);
+
+				/* variant 2: remixed values share their top 20 bits */
+				if (variant == 2)
+				{
+					uint64_t	r = bf_remix(v ^ TEST_ORDER_KEY);
+
+					v = keyset_remix_inverse((r >> 44) == 0x12345 ? r :
+												  (UINT64_C(0x12345) << 44) | (r >> 20)) ^ TEST_ORDER_KEY;
+				}
+				(void) tk_add(&t, v);
+			}
+			count = t.ks->count;
+			want = unit_xmalloc((count + 1) * sizeof(uint64_t));
+			got = unit_xmalloc((count + 1) * sizeof(uint64_t));
+			scratch = unit_xmalloc((count + 1) * sizeof(uint64_t));
+			n = keyset_sorted(t.ks, want);
+			qsort(want, n, sizeof(uint64_t), cmp_remixed);
+			CHECK(keyset_remix_ordered(t.ks, TEST_ORDER_KEY, got, scratch) == n);
+			CHECK(n == count);
+			CHECK(memcmp(want, got, n * sizeof(uint64_t)) == 0);
+			free(want);
+			free(got);
+			free(scratch);
+			free(t.ks);
+		}
+	}
+}
+
 /* a full table wraps: every slot but the free ones is probed from the end */
 static void
 test_wraparound_probe(void)
@@ -309,6 +384,7 @@ main(void)
 	RUN(test_max_count);
 	RUN(test_exact_count_through_growth);
 	RUN(test_zero_hash_and_sorted);
+	RUN(test_remix_ordered);
 	RUN(test_wraparound_probe);
 	RUN(test_compatible);
 	RUN(test_check_rejects);
