@@ -100,3 +100,17 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 DROP TABLE cb_par;
+
+-- a stored filter probed through a scan: after a few thousand probes the
+-- probe switches to the filter's occupancy bits (built once, cached with
+-- the detoasted value); every answer must be the counters' answer, which
+-- a fresh in-memory copy (never cached) gives
+CREATE TABLE cb_occ AS SELECT counting_bloom_agg(i::bigint, 20000, 0.01) AS f FROM generate_series(1, 20000) i;
+SELECT pg_column_size(f) < octet_length(f::bytea) AS compressed FROM cb_occ;
+SELECT count(*) FILTER (WHERE counting_bloom_contains((SELECT f FROM cb_occ), x::bigint)) AS via_cache,
+       count(*) FILTER (WHERE counting_bloom_contains((SELECT f::bytea::countingbloom FROM cb_occ), x::bigint)) AS direct,
+       count(*) FILTER (WHERE x <= 20000 AND NOT counting_bloom_contains((SELECT f FROM cb_occ), x::bigint)) AS false_negatives
+  FROM generate_series(1, 200000) x;
+SELECT count(*) FILTER (WHERE x::bigint <@ (SELECT f FROM cb_occ)) AS contained_via_cache
+  FROM generate_series(1, 200000) x;
+DROP TABLE cb_occ;

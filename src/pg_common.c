@@ -306,8 +306,11 @@ typedef struct PgbfCacheEntry
 	char	   *key;			/* raw (still toasted) bytes of the datum */
 	char	   *raw;			/* allocation holding the aligned copy */
 	const void *value;			/* 64-byte aligned detoasted value */
-	Size		size;
+	Size		size;			/* of value, plus aux once built */
 	uint64		last_used;
+	uint64		uses;			/* lookups through pgbf_cached_arg_derived */
+	PgbfDeriveFn derive;		/* what built aux; NULL: not built */
+	void	   *aux;
 } PgbfCacheEntry;
 
 typedef struct PgbfArgCache
@@ -337,6 +340,11 @@ cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
 {
 	pfree(e->key);
 	pfree(e->raw);
+	if (e->aux)
+		pfree(e->aux);
+	e->aux = NULL;
+	e->derive = NULL;
+	e->uses = 0;
 	cache->bytes -= e->size;
 	e->keylen = 0;
 }
@@ -428,6 +436,43 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 	cache->bytes += size;
 	cache->hit = victim;
 	return e->value;
+}
+
+/*
+ * Deriving costs about what a few thousand probes save, so it waits until
+ * the value has been probed that often (a single lookup never pays it):
+ * one use per 64 bytes of the value.
+ */
+const void *
+pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
+						Size (*aux_size) (const void *value), const void **aux)
+{
+	const void *value = pgbf_cached_arg(fcinfo, argno);
+	PgbfArgCache *cache = (PgbfArgCache *) fcinfo->flinfo->fn_extra;
+	PgbfCacheEntry *e;
+
+	*aux = NULL;
+	if (cache == NULL)
+		return value;
+	e = &cache->entries[cache->hit];
+	if (e->keylen == 0 || e->value != value)
+		return value;			/* not cached: a plain in-memory datum */
+	if (e->derive != derive)
+	{
+		if (++e->uses < e->size / 64)
+			return value;
+		if (e->aux)
+		{
+			pfree(e->aux);
+			e->aux = NULL;
+		}
+		e->aux = derive(value, fcinfo->flinfo->fn_mcxt);
+		e->derive = derive;
+		e->size += aux_size(value);
+		cache->bytes += aux_size(value);
+	}
+	*aux = e->aux;
+	return value;
 }
 
 /* ---- aggregates ---- */

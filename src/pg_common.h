@@ -113,6 +113,18 @@ extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
  */
 extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
 
+/*
+ * As pgbf_cached_arg, and *aux a structure derive builds from the value
+ * (aux_size bytes, allocated in cxt), kept and freed with the cached value
+ * and counted in the cache's cap.  *aux is NULL until the value has been
+ * probed often enough to repay building it, and for values not cached.
+ */
+typedef void *(*PgbfDeriveFn) (const void *value, MemoryContext cxt);
+extern const void *pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno,
+										   PgbfDeriveFn derive,
+										   Size (*aux_size) (const void *value),
+										   const void **aux);
+
 /* ---- aggregates ---- */
 
 /*
