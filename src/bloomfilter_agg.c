@@ -49,9 +49,14 @@ bloom_flush(PgbfPending *p)
 static Datum
 bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	MemoryContext aggcxt = require_agg(fcinfo);
-	PgbfPending *p = pgbf_pending_arg(fcinfo, aggcxt, bloom_flush);
+	PgbfPending *p = pgbf_pending_self(fcinfo);
+	MemoryContext aggcxt;
 
+	if (p == NULL)
+	{
+		aggcxt = require_agg(fcinfo);
+		p = pgbf_pending_arg(fcinfo, aggcxt, bloom_flush);
+	}
 	if (p == NULL)
 	{
 		if (PG_ARGISNULL(2) || PG_ARGISNULL(3))

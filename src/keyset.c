@@ -106,6 +106,53 @@ keyset_contains(const KeySet *ks, uint64_t h)
 	return false;
 }
 
+/*
+ * The flush of a pending state: add h[0..n) in order, as keyset_add one by
+ * one would, loading home slots a few hashes ahead, and stop before the
+ * first new hash that would overload the table.  Returns how many were
+ * taken; the caller grows the table and calls again with the rest.
+ */
+#define ADD_PREFETCH_AHEAD 16
+
+size_t
+keyset_add_many(KeySet *ks, const uint64_t *h, size_t n)
+{
+	uint64_t	mask = ks->nslots - 1;
+	int			shift = 64 - log2_slots(ks->nslots);
+	uint64_t	room = ks->nslots * KEYSET_MAX_LOAD_NUM;
+
+	for (size_t e = 0; e < n; e++)
+	{
+		uint64_t	x = h[e];
+		uint64_t	i;
+
+		if (e + ADD_PREFETCH_AHEAD < n)
+			__builtin_prefetch(&ks->slots[h[e + ADD_PREFETCH_AHEAD] >> shift], 1);
+		if (x == 0)
+		{
+			(void) keyset_add(ks, 0);
+			continue;
+		}
+		for (i = x >> shift;; i = (i + 1) & mask)
+		{
+			uint64_t	v = ks->slots[i];
+
+			if (v == x)
+				break;
+			if (v == 0)
+			{
+				/* a new hash: room for it under the load limit? */
+				if ((ks->count - ks->has_zero + 1) * KEYSET_MAX_LOAD_DEN > room)
+					return e;
+				ks->slots[i] = x;
+				ks->count++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
 /* dst is initialized (empty, same parameters) with more slots */
 void
 keyset_rehash_into(const KeySet *ks, KeySet *dst)

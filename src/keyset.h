@@ -61,6 +61,8 @@ extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
 
 /* returns true if h was new */
 extern bool keyset_add(KeySet *ks, uint64_t h);
+/* keyset_add of h[0..n) up to the first that needs the table grown */
+extern size_t keyset_add_many(KeySet *ks, const uint64_t *h, size_t n);
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
 /*

@@ -55,33 +55,29 @@ slots_for(uint64 count)
  * The home slots are prefetched a few hashes ahead: a keyset of millions of
  * hashes is far bigger than the caches.
  */
-#define KEYSET_PREFETCH_AHEAD 16
-
 static void
 keyset_flush(PgbfPending *p)
 {
 	KeySet	   *ks = (KeySet *) p->flat;
-	int			n = p->npending;
+	const uint64 *h = p->pending;
+	size_t		n = p->npending;
 
-	for (int i = 0; i < n && i < KEYSET_PREFETCH_AHEAD; i++)
-		keyset_prefetch(ks, p->pending[i]);
-	for (int i = 0; i < n; i++)
+	for (;;)
 	{
-		uint64		h = p->pending[i];
+		size_t		done = keyset_add_many(ks, h, n);
+		MemoryContext old;
+		KeySet	   *nks;
 
-		if (i + KEYSET_PREFETCH_AHEAD < n)
-			keyset_prefetch(ks, p->pending[i + KEYSET_PREFETCH_AHEAD]);
-		if (h != 0 && keyset_needs_grow(ks) && !keyset_contains(ks, h))
-		{
-			MemoryContext old = MemoryContextSwitchTo(p->hdr.eoh_context);
-			KeySet	   *nks = keyset_resized(ks, ks->nslots * 2);
-
-			MemoryContextSwitchTo(old);
-			pfree(ks);
-			ks = nks;
-			p->flat = (struct varlena *) ks;
-		}
-		(void) keyset_add(ks, h);
+		h += done;
+		n -= done;
+		if (n == 0)
+			break;
+		old = MemoryContextSwitchTo(p->hdr.eoh_context);
+		nks = keyset_resized(ks, ks->nslots * 2);
+		MemoryContextSwitchTo(old);
+		pfree(ks);
+		ks = nks;
+		p->flat = (struct varlena *) ks;
 	}
 	p->npending = 0;
 }
@@ -95,14 +91,18 @@ keyset_flush(PgbfPending *p)
 Datum
 pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 {
-	MemoryContext aggcxt = pgbf_agg_context(fcinfo);
-	PgbfPending *p;
+	PgbfPending *p = pgbf_pending_self(fcinfo);
+	MemoryContext aggcxt = NULL;
 
-	if (aggcxt == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("aggregate transition function called in non-aggregate context")));
-	p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
+	if (p == NULL)
+	{
+		aggcxt = pgbf_agg_context(fcinfo);
+		if (aggcxt == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("aggregate transition function called in non-aggregate context")));
+		p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
+	}
 	if (p == NULL)
 	{
 		double		fpr = 0.01;

@@ -496,7 +496,7 @@ pending_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_
 	memcpy(result, p->flat, allocated_size);
 }
 
-static const ExpandedObjectMethods pending_methods = {
+const ExpandedObjectMethods pgbf_pending_methods = {
 	pending_get_flat_size,
 	pending_flatten_into
 };
@@ -505,7 +505,7 @@ static bool
 is_pending_state(Datum d)
 {
 	return VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) &&
-		DatumGetEOHP(d)->eoh_methods == &pending_methods;
+		DatumGetEOHP(d)->eoh_methods == &pgbf_pending_methods;
 }
 
 /*
@@ -592,7 +592,7 @@ pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush)
 	MemoryContext cxt = state_context(aggcxt);
 	PgbfPending *p = MemoryContextAllocZero(cxt, sizeof(PgbfPending));
 
-	EOH_init_header(&p->hdr, &pending_methods, cxt);
+	EOH_init_header(&p->hdr, &pgbf_pending_methods, cxt);
 	p->flush = flush;
 	p->pending = p->small;
 	p->maxpending = PGBF_PENDING_SMALL;

@@ -168,6 +168,25 @@ struct PgbfPending
  */
 extern PgbfPending *pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt,
 									 PgbfFlushFn flush);
+/*
+ * The fast path of every row but the first: argument 0 is already this
+ * aggregate's read-write pending state (which only a transition function
+ * running as an aggregate can have made), else NULL: then go through
+ * pgbf_pending_arg, which checks the context.
+ */
+extern PGDLLIMPORT const ExpandedObjectMethods pgbf_pending_methods;
+
+static inline PgbfPending *
+pgbf_pending_self(FunctionCallInfo fcinfo)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+
+	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
+		DatumGetEOHP(d)->eoh_methods == &pgbf_pending_methods)
+		return (PgbfPending *) DatumGetEOHP(d);
+	return NULL;
+}
+
 /* a new pending state; the caller allocates p->flat in p->hdr.eoh_context */
 extern PgbfPending *pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush);
 

@@ -83,6 +83,47 @@ test_exact_count_through_growth(void)
 	free(t.ks);
 }
 
+/*
+ * keyset_add_many (the aggregates' flush) takes hashes as keyset_add one
+ * by one does, and stops exactly where the table must grow first.
+ */
+static void
+test_add_many_same_bytes(void)
+{
+	uint64_t	rs = 77;
+	TKeySet		a = tk_new(16);
+	TKeySet		b = tk_new(16);
+	uint64_t   *h = unit_xmalloc(100000 * sizeof(uint64_t));
+	size_t		done = 0;
+	int			grows = 0;
+
+	for (int i = 0; i < 100000; i++)
+		h[i] = i % 1000 == 5 ? 0 : unit_rand(&rs) % 40000 * UINT64_C(0x9E3779B97F4A7C15);
+	for (int i = 0; i < 100000; i++)
+		(void) tk_add(&a, h[i]);
+	while (done < 100000)
+	{
+		done += keyset_add_many(b.ks, h + done, 100000 - done);
+		if (done < 100000)
+		{
+			TKeySet		n = tk_new(b.ks->nslots * 2);
+
+			/* it stopped at a new hash that needs room */
+			CHECK(keyset_needs_grow(b.ks) && !keyset_contains(b.ks, h[done]));
+			keyset_rehash_into(b.ks, n.ks);
+			free(b.ks);
+			b = n;
+			grows++;
+		}
+	}
+	CHECK(grows >= 10);
+	CHECK(a.size == b.size && memcmp(a.ks, b.ks, a.size) == 0);
+	CHECK(keyset_check(b.ks, b.size, NULL) == BF_OK);
+	free(h);
+	free(a.ks);
+	free(b.ks);
+}
+
 static void
 test_zero_hash_and_sorted(void)
 {
@@ -383,6 +424,7 @@ main(void)
 {
 	RUN(test_max_count);
 	RUN(test_exact_count_through_growth);
+	RUN(test_add_many_same_bytes);
 	RUN(test_zero_hash_and_sorted);
 	RUN(test_remix_ordered);
 	RUN(test_wraparound_probe);
