@@ -73,12 +73,6 @@ bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 		BloomFilter *f = (BloomFilter *) p->flat;
 		uint64		h = pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed);
 
-		/*
-		 * Start loading the block now: by the time the queue is applied,
-		 * dozens of rows later, it is in cache.  If the filter grows in
-		 * between, the prefetch was merely wasted.
-		 */
-		bloom_prefetch_add(f, h);
 		pgbf_pending_push(p, h);
 	}
 	PG_RETURN_DATUM(pgbf_pending_datum(p));

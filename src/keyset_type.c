@@ -139,8 +139,6 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 		KeySet	   *ks = (KeySet *) p->flat;
 		uint64		h = pgbf_hash_arg(fcinfo, 1, kind, ks->hdr.seed);
 
-		/* the home slot, loading while the next rows are read (see flush) */
-		keyset_prefetch(ks, h);
 		pgbf_pending_push(p, h);
 	}
 	PG_RETURN_DATUM(pgbf_pending_datum(p));
