@@ -52,4 +52,8 @@ SET work_mem = '256MB';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM batch b WHERE NOT EXISTS (SELECT 1 FROM members m WHERE m.url = b.url);
 EXPLAIN (COSTS OFF) SELECT count(*) FROM bench.f_bloom fl JOIN urls u ON bloom_contains(fl.f, u.url) WHERE fl.id = 1;
 SQL
+echo
+echo "one filter per group (bench/groupby.sql):"
+groups=$(awk -v s="$scale" 'BEGIN { n = int(100000 * s); if (n < 100) n = 100; print n }')
+"${psql[@]}" -d "$db" -P footer=off -v groups="$groups" -f groupby.sql
 echo "sql benchmark wall time: $((end - start)) s"

@@ -13,6 +13,11 @@ for row in 'bloom     | probe, scalar subquery' 'bloom     | probe, join' \
 	'bloom     | batch add' 'bloom_std | probe, join'; do
 	grep -qF "$row" "$out" || { cat "$out"; echo "missing row: $row"; exit 1; }
 done
+# one filter per group: every aggregate ran and made its 1000 groups
+for agg in 'bloom_agg(url, 100, 0.01)' 'bloom_agg(url)' 'counting_bloom_agg(url)' 'cuckoo_agg(url)'; do
+	grep -qE "^ $(printf '%s' "$agg" | sed 's/[().,]/\\&/g') +\| +1000 \|" "$out" ||
+		{ cat "$out"; echo "missing group-by row: $agg"; exit 1; }
+done
 "$PG_BINDIR/psql" -X -q -d postgres -c "DROP DATABASE bloomfilter_bench_smoke"
 bash bench/micro.sh 0.001 >"$out" 2>&1 || { cat "$out"; exit 1; }
 grep -q '^blocked   hit dep' "$out" && grep -q '^standard  miss indep' "$out" ||
