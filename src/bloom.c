@@ -314,6 +314,32 @@ block_contains(const uint64_t *w, uint64_t h, uint32_t k)
 	return (all & 1) != 0;
 }
 
+/* Or h's k bits in a block, the positions block_contains reads, into w. */
+static inline __attribute__((always_inline)) void
+block_set_bits(uint64_t *w, uint64_t h, uint32_t k)
+{
+	uint64_t	g = bf_remix(h);
+	uint32_t	j = 0;
+
+#define SLICE_SET(t) \
+	(w[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
+	for (; k - j >= 7; j += 7)
+	{
+		SLICE_SET(0);
+		SLICE_SET(1);
+		SLICE_SET(2);
+		SLICE_SET(3);
+		SLICE_SET(4);
+		SLICE_SET(5);
+		SLICE_SET(6);
+		if (j + 7 < k)
+			g = bf_remix(g + BLOOM_STEP);
+	}
+	for (uint32_t t = 0; j < k; j++, t++)
+		SLICE_SET(t);
+#undef SLICE_SET
+}
+
 /* inlined into the probe loop: it runs once per row of a scan */
 static inline __attribute__((always_inline)) bool
 stage_contains(const BloomFilter *f, int i, uint64_t h)
@@ -367,29 +393,11 @@ stage_insert(BloomFilter *f, int i, uint64_t h)
 									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
 		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
 		uint64_t	m[8] = {0};
-		uint64_t	g = bf_remix(h);
-		uint32_t	j = 0;
 		int			before,
 					after;
 
-		/* the k bits as a mask (the slices of block_contains) */
-#define SLICE_SET(t) \
-	(m[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
-		for (; k - j >= 7; j += 7)
-		{
-			SLICE_SET(0);
-			SLICE_SET(1);
-			SLICE_SET(2);
-			SLICE_SET(3);
-			SLICE_SET(4);
-			SLICE_SET(5);
-			SLICE_SET(6);
-			if (j + 7 < k)
-				g = bf_remix(g + BLOOM_STEP);
-		}
-		for (uint32_t t = 0; j < k; j++, t++)
-			SLICE_SET(t);
-#undef SLICE_SET
+		/* the k bits as a mask */
+		block_set_bits(m, h, k);
 		/*
 		 * __builtin_popcountll is one instruction in the BF_TARGET_POPCNT
 		 * copies of the add loop this is inlined into (see below)
@@ -561,30 +569,9 @@ bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
 	uint32_t	nblocks = (uint32_t) (s->nbits / BLOOM_BLOCK_BITS);
 
 	for (size_t e = 0; e < n; e++)
-	{
-		uint64_t   *w = (uint64_t *) (bits + (uint64_t) bf_range32((uint32_t) (h[e] >> 32),
-																  nblocks) * 64);
-		uint64_t	g = bf_remix(h[e]);
-		uint32_t	j = 0;
-
-#define SLICE_SET(t) \
-	(w[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
-		for (; k - j >= 7; j += 7)
-		{
-			SLICE_SET(0);
-			SLICE_SET(1);
-			SLICE_SET(2);
-			SLICE_SET(3);
-			SLICE_SET(4);
-			SLICE_SET(5);
-			SLICE_SET(6);
-			if (j + 7 < k)
-				g = bf_remix(g + BLOOM_STEP);
-		}
-		for (uint32_t t = 0; j < k; j++, t++)
-			SLICE_SET(t);
-#undef SLICE_SET
-	}
+		block_set_bits((uint64_t *) (bits + (uint64_t) bf_range32((uint32_t) (h[e] >> 32),
+																  nblocks) * 64),
+					   h[e], k);
 }
 
 bool
