@@ -24,6 +24,9 @@ start | reinstall)
 	echo "$port" >"$PORTFILE"
 	if [ -f "$DEV/pgdata/postmaster.pid" ]; then
 		as_user "$PG_BINDIR/pg_ctl" -D "$DEV/pgdata" -m fast -w restart -l "$DEV/server.log" >/dev/null
+	elif [ -f "$DEV/pgdata/PG_VERSION" ]; then
+		# stopped, not gone: start it again with its data
+		as_user "$PG_BINDIR/pg_ctl" -D "$DEV/pgdata" -w start -l "$DEV/server.log" >/dev/null
 	else
 		rm -rf "$DEV/pgdata"
 		as_user env PGPORT="$port" PG_BINDIR="$PG_BINDIR" bash -c ". tools/lib.sh; start_cluster '$DEV'"
