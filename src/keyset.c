@@ -380,7 +380,7 @@ keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
 		}
 		insertion_sort(sorted, c);
 		for (uint64_t i = 0; i < c; i++)
-			run[i] = keyset_remix_inverse(sorted[i]) ^ order_key;
+			run[i] = bf_unremix(sorted[i]) ^ order_key;
 	}
 	return n;
 }

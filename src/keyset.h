@@ -85,18 +85,6 @@ keyset_prefetch(const KeySet *ks, uint64_t h)
  */
 extern uint64_t keyset_sorted(const KeySet *ks, uint64_t *sorted);
 
-/* bf_remix undone: its xorshifts by 33 are their own inverses */
-static inline uint64_t
-keyset_remix_inverse(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= UINT64_C(0x9cb4b2f8129337db);	/* 0xc4ceb9fe1a85ec53^-1 mod 2^64 */
-	v ^= v >> 33;
-	v *= UINT64_C(0x4f74430c22a54005);	/* 0xff51afd7ed558ccd^-1 mod 2^64 */
-	v ^= v >> 33;
-	return v;
-}
-
 /*
  * Walk every hash (0 too, if has_zero) in ascending order of
  * bf_remix(h ^ order_key): an order unrelated to where the hashes sit in
