@@ -125,26 +125,6 @@ extern void bloom_grow_into(const BloomFilter *f, void *buf, size_t size);
 
 extern size_t bloom_size(const BloomFilter *f);
 
-/*
- * Start loading what bloom_add_hash(f, h) will write (the block in the
- * last stage, or the first position for the standard layout), so a loop
- * over many hashes can overlap their cache misses.  No effect on f.
- *
- * Always inlined: GCC 12 judges a function whose only statement is a
- * prefetch to be pure, and deletes calls to it that it did not inline.
- */
-static inline __attribute__((always_inline)) void
-bloom_prefetch_add(const BloomFilter *f, uint64_t h)
-{
-	const BloomStage *s = &f->stages[f->nstages - 1];
-	const uint8_t *bits = (const uint8_t *) f + s->offset;
-
-	if (f->layout == BLOOM_LAYOUT_BLOCKED)
-		__builtin_prefetch(bits + (uint64_t) bf_range32((uint32_t) (h >> 32),
-														(uint32_t) (s->nbits / BLOOM_BLOCK_BITS)) * 64, 1);
-	else
-		__builtin_prefetch(bits + bf_range64(h, s->nbits) / 8, 1);
-}
 extern BloomAddResult bloom_add_hash(BloomFilter *f, uint64_t h);
 /*
  * Add h[0..n) in order, as bloom_add_hash one by one would, but faster.

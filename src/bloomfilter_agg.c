@@ -177,20 +177,15 @@ static BloomFilter *
 bloom_from_keyset(BloomFilter *f, const KeySet *ks, bool unchecked)
 {
 	uint64		batch[256];
-	size_t		n = 0;
+	uint64		pos = 0;
+	size_t		n;
 
-	if (ks->has_zero)
-		batch[n++] = 0;
-	for (uint64 i = 0; i < ks->nslots || n > 0;)
+	while ((n = keyset_next_batch(ks, &pos, batch, lengthof(batch))) > 0)
 	{
-		for (; i < ks->nslots && n < lengthof(batch); i++)
-			if (ks->slots[i] != 0)
-				batch[n++] = ks->slots[i];
 		if (unchecked)
 			bloom_set_unchecked(f, batch, n);
 		else
 			f = pgbf_bloom_add_many(f, batch, n, CurrentMemoryContext, true);
-		n = 0;
 	}
 	return f;
 }

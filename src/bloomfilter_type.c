@@ -108,14 +108,7 @@ pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_o
 BloomFilter *
 pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt, bool free_old)
 {
-	for (;;)
-	{
-		BloomAddResult r = bloom_add_hash(f, h);
-
-		if (r == BLOOM_ADDED || r == BLOOM_PRESENT)
-			return f;
-		f = pgbf_bloom_grow(f, r, cxt, free_old);
-	}
+	return pgbf_bloom_add_many(f, &h, 1, cxt, free_old);
 }
 
 /* pgbf_bloom_add of h[0..n) in order: the same bytes, in far less time */

@@ -270,21 +270,11 @@ static void
 counting_add_keyset(CountingBloom *f, const KeySet *ks)
 {
 	uint64		batch[KEYSET_BATCH];
-	size_t		n = 0;
+	uint64		pos = 0;
+	size_t		n;
 
-	if (ks->has_zero)
-		batch[n++] = 0;
-	for (uint64 i = 0; i < ks->nslots; i++)
-	{
-		batch[n] = ks->slots[i];
-		n += ks->slots[i] != 0;
-		if (n == KEYSET_BATCH)
-		{
-			(void) counting_add_hashes(f, batch, n);
-			n = 0;
-		}
-	}
-	(void) counting_add_hashes(f, batch, n);
+	while ((n = keyset_next_batch(ks, &pos, batch, KEYSET_BATCH)) > 0)
+		(void) counting_add_hashes(f, batch, n);
 }
 
 /*

@@ -153,6 +153,29 @@ keyset_add_many(KeySet *ks, const uint64_t *h, size_t n)
 	return n;
 }
 
+size_t
+keyset_next_batch(const KeySet *ks, uint64_t *pos, uint64_t *out, size_t max)
+{
+	size_t		n = 0;
+	uint64_t	i;
+
+	/* *pos is 0 before the zero hash, then 1 + the next slot to read */
+	if (*pos == 0)
+	{
+		*pos = 1;
+		if (ks->has_zero && max > 0)
+			out[n++] = 0;
+	}
+	for (i = *pos - 1; i < ks->nslots && n < max; i++)
+	{
+		/* about every other slot is empty: no branch on it */
+		out[n] = ks->slots[i];
+		n += ks->slots[i] != 0;
+	}
+	*pos = i + 1;
+	return n;
+}
+
 /* dst is initialized (empty, same parameters) with more slots */
 void
 keyset_rehash_into(const KeySet *ks, KeySet *dst)

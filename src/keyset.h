@@ -66,16 +66,11 @@ extern size_t keyset_add_many(KeySet *ks, const uint64_t *h, size_t n);
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
 /*
- * Start loading the slot where h's probe begins (no effect on the value).
- * Always inlined, as bloom_prefetch_add (bloom.h) and for the same reason.
+ * The hashes of ks in slot order (0 first, if has_zero), a batch at a
+ * time, for the final functions' batch adds: start with *pos = 0; each
+ * call writes up to max of them to out and returns how many, 0 at the end.
  */
-static inline __attribute__((always_inline)) void
-keyset_prefetch(const KeySet *ks, uint64_t h)
-{
-	int			log2 = 63 - __builtin_clzll(ks->nslots);
-
-	__builtin_prefetch(&ks->slots[h >> (64 - log2)], 1);
-}
+extern size_t keyset_next_batch(const KeySet *ks, uint64_t *pos, uint64_t *out, size_t max);
 
 /*
  * Walk every hash in a fixed order (has_zero's 0 first, then ascending

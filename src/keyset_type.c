@@ -129,7 +129,7 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s", errbuf)));
 		p = pgbf_pending_new(aggcxt, keyset_flush);
-		ks = pgbf_alloc_value(p->hdr.eoh_context, keyset_size_for_slots(KEYSET_INITIAL_SLOTS));
+		ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for_slots(KEYSET_INITIAL_SLOTS));
 		keyset_init(ks, KEYSET_INITIAL_SLOTS, target, 1, fpr, (uint64) capacity,
 					BF_DEFAULT_SEED);
 		p->flat = (struct varlena *) ks;

@@ -80,7 +80,7 @@ pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
  */
 #define PGBF_HUGE_PAGE ((uintptr_t) 2 * 1024 * 1024)
 
-void
+static void
 pgbf_advise_huge(void *p, size_t size)
 {
 #ifdef MADV_HUGEPAGE
@@ -618,17 +618,14 @@ pgbf_pending_full(PgbfPending *p)
 PgbfPending *
 pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt, PgbfFlushFn flush)
 {
-	Datum		d = PG_GETARG_DATUM(0);
-	PgbfPending *p;
+	PgbfPending *p = pgbf_pending_self(fcinfo);
 	struct varlena *v;
 
-	if (PG_ARGISNULL(0))
-		return NULL;
-	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) && is_pending_state(d))
-		return (PgbfPending *) DatumGetEOHP(d);
+	if (p != NULL || PG_ARGISNULL(0))
+		return p;
 
 	/* a flat state (or a read-only one): continue from a private copy */
-	v = pgbf_state_flat(d);
+	v = pgbf_state_flat(PG_GETARG_DATUM(0));
 	p = pgbf_pending_new(aggcxt, flush);
 	p->flat = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));
 	memcpy(p->flat, v, VARSIZE(v));
@@ -652,13 +649,10 @@ pgbf_state_flat(Datum d)
 Datum
 pgbf_state_result(FunctionCallInfo fcinfo, struct varlena *v)
 {
-	Datum		d = PG_GETARG_DATUM(0);
-	PgbfPending *p;
+	PgbfPending *p = pgbf_pending_self(fcinfo);
 
-	if (PG_ARGISNULL(0) || !is_pending_state(d) ||
-		!VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+	if (p == NULL)
 		return PointerGetDatum(v);
-	p = (PgbfPending *) DatumGetEOHP(d);
 	if (v != p->flat)
 	{
 		struct varlena *copy = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));

@@ -43,8 +43,6 @@ extern Datum pgbf_send(FunctionCallInfo fcinfo);
 extern Datum pgbf_from_bytea(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name);
 extern Datum pgbf_to_bytea(FunctionCallInfo fcinfo);
 
-/* hint: back the 2 MB-aligned interior of [p, p + size) with huge pages */
-extern void pgbf_advise_huge(void *p, size_t size);
 /* Allocate a zeroed value of size bytes (varlena header set) in cxt. */
 extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
 /* the same, only the varlena header set: for callers that fill every byte */

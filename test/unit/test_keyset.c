@@ -124,6 +124,45 @@ test_add_many_same_bytes(void)
 	free(b.ks);
 }
 
+/*
+ * keyset_next_batch (the final functions' walk) gives 0 first when the set
+ * has it, then every stored hash in slot order, whatever the batch size.
+ */
+static void
+test_next_batch(void)
+{
+	uint64_t	rs = 5;
+	TKeySet		t = tk_new(16);
+	uint64_t   *want = unit_xmalloc(3001 * sizeof(uint64_t));
+	uint64_t   *got = unit_xmalloc((3001 + 4096) * sizeof(uint64_t));	/* out: room for max */
+	size_t		nwant = 0;
+
+	(void) tk_add(&t, 0);
+	for (int i = 0; i < 3000; i++)
+		(void) tk_add(&t, unit_rand(&rs));
+	want[nwant++] = 0;
+	for (uint64_t i = 0; i < t.ks->nslots; i++)
+		if (t.ks->slots[i] != 0)
+			want[nwant++] = t.ks->slots[i];
+	CHECK(nwant == t.ks->count);
+	for (size_t max = 1; max <= 4096; max *= 7)
+	{
+		uint64_t	pos = 0;
+		size_t		n,
+					ngot = 0;
+
+		while ((n = keyset_next_batch(t.ks, &pos, got + ngot, max)) > 0)
+		{
+			CHECK(n <= max);
+			ngot += n;
+		}
+		CHECK(ngot == nwant && memcmp(got, want, nwant * sizeof(uint64_t)) == 0);
+	}
+	free(want);
+	free(got);
+	free(t.ks);
+}
+
 static void
 test_zero_hash_and_sorted(void)
 {
@@ -425,6 +464,7 @@ main(void)
 	RUN(test_max_count);
 	RUN(test_exact_count_through_growth);
 	RUN(test_add_many_same_bytes);
+	RUN(test_next_batch);
 	RUN(test_zero_hash_and_sorted);
 	RUN(test_remix_ordered);
 	RUN(test_wraparound_probe);
