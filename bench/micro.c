@@ -699,6 +699,17 @@ main(int argc, char **argv)
 	printf("%-9s %-10s %9.2f %9.2f\n", "blocked", "add batch",
 		   batch_add(bloom_new, BLOOM_LAYOUT_BLOCKED, bloom_add_batch_op, 10000, 256),
 		   batch_add(bloom_new, BLOOM_LAYOUT_BLOCKED, bloom_add_batch_op, cold_cap, 256));
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512())
+	{
+		/* the same without the AVX-512 copy of the add (bfcore.h) */
+		(void) bf_set_isa_limit(1);
+		printf("%-9s %-10s %9.2f %9.2f\n", "blocked", "add batch (no AVX-512)",
+			   batch_add(bloom_new, BLOOM_LAYOUT_BLOCKED, bloom_add_batch_op, 10000, 256),
+			   batch_add(bloom_new, BLOOM_LAYOUT_BLOCKED, bloom_add_batch_op, cold_cap, 256));
+		(void) bf_set_isa_limit(2);
+	}
+#endif
 #ifdef MICRO_COUNTING
 	printf("%-9s %-10s %9.2f %9.2f\n", "counting", "add batch",
 		   batch_add(counting_new, 0, counting_add_batch_op, 10000, 1024),

@@ -114,6 +114,17 @@ bf_hash_uuid(const uint8_t bytes[16], uint64_t seed)
  * blocked filter counts a block's bits on every add, so use the POPCNT
  * instruction when the CPU has it (checked once, with cpuid).
  */
+static int	isa_limit = 2;
+
+int
+bf_set_isa_limit(int limit)
+{
+	int			old = isa_limit;
+
+	isa_limit = limit;
+	return old;
+}
+
 #ifdef BF_POPCNT_DISPATCH
 #include <cpuid.h>
 
@@ -131,7 +142,7 @@ bf_have_popcnt(void)
 
 		have_popcnt = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) != 0;
 	}
-	return have_popcnt;
+	return have_popcnt && isa_limit >= 1;
 }
 
 __attribute__((target("popcnt")))
@@ -165,6 +176,45 @@ popcount_words_hw(const uint8_t *p, size_t n)
 		c += (uint64_t) __builtin_popcountll(w);
 	}
 	return c;
+}
+#endif
+
+#ifdef BF_AVX512_DISPATCH
+static int	have_avx512 = -1;
+
+/*
+ * AVX-512F and AVX512_VPOPCNTDQ (cpuid leaf 7), and an OS that saves the
+ * opmask and all 512 bits of the 32 vector registers: XCR0 bits 1, 2, 5,
+ * 6 and 7, readable once cpuid says OSXSAVE.  (Under valgrind, whose
+ * virtual CPU has no AVX-512, this is false.)
+ */
+bool
+bf_have_avx512(void)
+{
+	if (have_avx512 < 0)
+	{
+		unsigned int a,
+					b = 0,
+					c = 0,
+					d;
+		bool		ok = false;
+
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_POPCNT))
+		{
+			uint32_t	xlo,
+						xhi;
+
+			__asm__ volatile ("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+			if ((xlo & 0xe6) == 0xe6 && __get_cpuid_max(0, NULL) >= 7)
+			{
+				__cpuid_count(7, 0, a, b, c, d);
+				ok = (b & (1u << 16)) != 0 &&	/* AVX512F */
+					(c & (1u << 14)) != 0;	/* AVX512_VPOPCNTDQ */
+			}
+		}
+		have_avx512 = ok;
+	}
+	return have_avx512 && isa_limit >= 2;
 }
 #endif
 

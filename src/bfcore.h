@@ -190,6 +190,25 @@ extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 extern bool bf_have_popcnt(void);
 #endif
 
+/*
+ * A blocked filter's 512-bit block is one AVX-512 register: where the CPU
+ * (and the OS, which must save the registers) has AVX-512F with VPOPCNTQ,
+ * the blocked add builds its mask and counts its bits there instead
+ * (bloom.c).  x86-64 only.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BF_AVX512_DISPATCH 1
+#define BF_TARGET_AVX512 __attribute__((target("popcnt,avx512f,avx512vpopcntdq")))
+extern bool bf_have_avx512(void);
+#endif
+
+/*
+ * Highest instruction-set level the dispatchers above may pick: 2 (all,
+ * the default), 1 (POPCNT but not AVX-512), 0 (baseline).  For tests and
+ * benchmarks that compare the copies; returns the previous limit.
+ */
+extern int	bf_set_isa_limit(int limit);
+
 extern int	bf_popcount64(uint64_t x);
 /* bits set in one 64-byte block (8 words) */
 extern int	bf_popcount_block(const uint64_t *w);

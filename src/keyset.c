@@ -112,7 +112,7 @@ keyset_contains(const KeySet *ks, uint64_t h)
  * first new hash that would overload the table.  Returns how many were
  * taken; the caller grows the table and calls again with the rest.
  */
-#define ADD_PREFETCH_AHEAD 16
+#define ADD_PREFETCH_AHEAD 32
 
 size_t
 keyset_add_many(KeySet *ks, const uint64_t *h, size_t n)
@@ -121,6 +121,9 @@ keyset_add_many(KeySet *ks, const uint64_t *h, size_t n)
 	int			shift = 64 - log2_slots(ks->nslots);
 	uint64_t	room = ks->nslots * KEYSET_MAX_LOAD_NUM;
 
+	/* the first few have nothing before them to hide their misses behind */
+	for (size_t e = 0; e < n && e < ADD_PREFETCH_AHEAD; e++)
+		__builtin_prefetch(&ks->slots[h[e] >> shift], 1);
 	for (size_t e = 0; e < n; e++)
 	{
 		uint64_t	x = h[e];
