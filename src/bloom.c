@@ -587,7 +587,7 @@ prefetch_add(const BloomFilter *f, uint64_t h)
  * take as it is (*stop: BLOOM_NEEDS_STAGE or BLOOM_FULL), leaving the
  * filter as if the hashes before it had been added one by one.
  */
-#define ADD_PREFETCH_AHEAD 32
+#define ADD_PREFETCH_AHEAD 64
 
 static inline __attribute__((always_inline)) size_t
 add_many(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop,

@@ -112,7 +112,7 @@ keyset_contains(const KeySet *ks, uint64_t h)
  * first new hash that would overload the table.  Returns how many were
  * taken; the caller grows the table and calls again with the rest.
  */
-#define ADD_PREFETCH_AHEAD 32
+#define ADD_PREFETCH_AHEAD 64
 
 size_t
 keyset_add_many(KeySet *ks, const uint64_t *h, size_t n)
