@@ -16,6 +16,9 @@
  *	  cold		filter of 100M elements (~120 MB), far larger than the LLC;
  *	  indep		a stream of independent probes: throughput, the CPU may
  *				overlap several probes' cache misses;
+ *	  array		the same probes through the array probes' core
+ *				(bloom_contains(f, xs[]) and its kin), 1000 per call: each
+ *				probe's line is loaded well ahead, so the misses overlap;
  *	  dep		serialized (a fence after each probe), so probes cannot
  *				overlap: this is the latency, and (cold - hot) / one DRAM
  *				miss is the number of misses a probe really waits for;
@@ -144,6 +147,8 @@ typedef struct FilterOps
 	void	   *(*create) (uint64_t capacity, int arg);
 	void		(*add) (void *f, uint64_t h);
 	bool		(*contains) (const void *f, uint64_t h);
+	/* the array probes' core: n answers at once, loading ahead */
+	void		(*contains_many) (const void *f, const uint64_t *h, size_t n, bool *out);
 	size_t		(*size) (const void *f);
 	int			arg;
 } FilterOps;
@@ -443,14 +448,36 @@ bench_cuckoo_build(uint64_t n)
 }
 #endif
 
-static const FilterOps filter_ops[] = {
-	{"blocked", bloom_new, bloom_add_op, bloom_contains_op, bloom_size_op, BLOOM_LAYOUT_BLOCKED},
-	{"standard", bloom_new, bloom_add_op, bloom_contains_op, bloom_size_op, BLOOM_LAYOUT_STANDARD},
+static void
+bloom_contains_many_op(const void *f, const uint64_t *h, size_t n, bool *out)
+{
+	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
+}
+
 #ifdef MICRO_COUNTING
-	{"counting", counting_new, counting_add_op, counting_contains_op, counting_size_op, 0},
+static void
+counting_contains_many_op(const void *f, const uint64_t *h, size_t n, bool *out)
+{
+	counting_contains_hashes((const CountingBloom *) f, h, n, out);
+}
+#endif
+
+#ifdef MICRO_CUCKOO
+static void
+cuckoo_contains_many_op(const void *f, const uint64_t *h, size_t n, bool *out)
+{
+	cuckoo_contains_hashes((const CuckooFilter *) f, h, n, out);
+}
+#endif
+
+static const FilterOps filter_ops[] = {
+	{"blocked", bloom_new, bloom_add_op, bloom_contains_op, bloom_contains_many_op, bloom_size_op, BLOOM_LAYOUT_BLOCKED},
+	{"standard", bloom_new, bloom_add_op, bloom_contains_op, bloom_contains_many_op, bloom_size_op, BLOOM_LAYOUT_STANDARD},
+#ifdef MICRO_COUNTING
+	{"counting", counting_new, counting_add_op, counting_contains_op, counting_contains_many_op, counting_size_op, 0},
 #endif
 #ifdef MICRO_CUCKOO
-	{"cuckoo", cuckoo_new, cuckoo_add_op, cuckoo_contains_op, cuckoo_size_op, 0},
+	{"cuckoo", cuckoo_new, cuckoo_add_op, cuckoo_contains_op, cuckoo_contains_many_op, cuckoo_size_op, 0},
 #endif
 };
 #define NOPS ((int) (sizeof(filter_ops) / sizeof(filter_ops[0])))
@@ -468,6 +495,37 @@ probe_indep(const FilterOps *ops, const void *f, const uint64_t *h, int n)
 
 		for (int i = 0; i < n; i++)
 			hits += ops->contains(f, h[i]);
+		t[r] = (now_ns() - t0) / n;
+		sink += hits;
+	}
+	return median(t, REPS);
+}
+
+/*
+ * The array probe (f_contains(f, xs[])): the same hashes in arrays of
+ * PROBE_ARRAY, each answered by one contains_many call: ns per probe.
+ */
+#define PROBE_ARRAY 1000
+
+static double
+probe_array(const FilterOps *ops, const void *f, const uint64_t *h, int n)
+{
+	double		t[REPS];
+	bool		out[PROBE_ARRAY];
+
+	for (int r = 0; r < REPS; r++)
+	{
+		uint64_t	hits = 0;
+		double		t0 = now_ns();
+
+		for (int i = 0; i < n; i += PROBE_ARRAY)
+		{
+			int			m = n - i < PROBE_ARRAY ? n - i : PROBE_ARRAY;
+
+			ops->contains_many(f, h + i, (size_t) m, out);
+			for (int j = 0; j < m; j++)
+				hits += out[j];
+		}
 		t[r] = (now_ns() - t0) / n;
 		sink += hits;
 	}
@@ -561,6 +619,10 @@ typedef struct LayoutResult
 				miss_hot_indep,
 				hit_cold_indep,
 				miss_cold_indep,
+				hit_hot_array,
+				miss_hot_array,
+				hit_cold_array,
+				miss_cold_array,
 				hit_hot_dep,
 				hit_cold_dep,
 				miss_hot_dep,
@@ -601,6 +663,8 @@ bench_layout(const FilterOps *ops, uint64_t cold_cap, int nprobe, LayoutResult *
 		others[i] = rng() | 1;
 	res->hit_hot_indep = probe_indep(ops, f, members, nprobe);
 	res->miss_hot_indep = probe_indep(ops, f, others, nprobe);
+	res->hit_hot_array = probe_array(ops, f, members, nprobe);
+	res->miss_hot_array = probe_array(ops, f, others, nprobe);
 	res->hit_hot_dep = probe_dep(ops, f, members, nprobe);
 	res->miss_hot_dep = probe_dep(ops, f, others, nprobe);
 	free(f);
@@ -631,6 +695,8 @@ bench_layout(const FilterOps *ops, uint64_t cold_cap, int nprobe, LayoutResult *
 		others[i] = rng() ^ UINT64_C(0x5555555555555555);
 	res->hit_cold_indep = probe_indep(ops, f, members, nprobe);
 	res->miss_cold_indep = probe_indep(ops, f, others, nprobe);
+	res->hit_cold_array = probe_array(ops, f, members, nprobe);
+	res->miss_cold_array = probe_array(ops, f, others, nprobe);
 	res->hit_cold_dep = probe_dep(ops, f, members, nprobe);
 	res->miss_cold_dep = probe_dep(ops, f, others, nprobe);
 	if (!ops->contains(f, members[0]))
@@ -689,6 +755,10 @@ main(int argc, char **argv)
 			   r->hit_cold_indep, r->hit_cold_indep / r->hit_hot_indep);
 		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "miss indep", r->miss_hot_indep,
 			   r->miss_cold_indep, r->miss_cold_indep / r->miss_hot_indep);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "hit array", r->hit_hot_array,
+			   r->hit_cold_array, r->hit_cold_array / r->hit_hot_array);
+		printf("%-9s %-10s %9.2f %9.2f %9.2f\n", name, "miss array", r->miss_hot_array,
+			   r->miss_cold_array, r->miss_cold_array / r->miss_hot_array);
 		printf("%-9s %-10s %9.2f %9.2f %9.2f %9.2f\n", name, "hit dep", r->hit_hot_dep,
 			   r->hit_cold_dep, r->hit_cold_dep / r->hit_hot_dep,
 			   (r->hit_cold_dep - r->hit_hot_dep) / r->dram);

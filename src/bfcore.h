@@ -180,6 +180,13 @@ extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint32_t *nhashes, char *errbuf);
 
 /*
+ * The array probes load each probe's lines ahead only in a filter at least
+ * this big: smaller ones stay in the caches, and working out where a probe
+ * will read twice would only cost.
+ */
+#define BF_PROBE_PREFETCH_MIN_BYTES ((size_t) 512 * 1024)
+
+/*
  * PostgreSQL builds for the baseline ISA; where that lacks POPCNT, code
  * that counts bits in a hot loop is compiled twice, once as BF_TARGET_POPCNT,
  * and picks the copy with bf_have_popcnt() (cpuid, checked once).

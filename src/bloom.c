@@ -539,6 +539,50 @@ bloom_contains_hash(const BloomFilter *f, uint64_t h)
 	return false;
 }
 
+/* start loading the line a probe of h reads first in every stage */
+static inline __attribute__((always_inline)) void
+prefetch_contains(const BloomFilter *f, uint64_t h)
+{
+	for (int i = 0; i < f->nstages; i++)
+	{
+		const BloomStage *s = &f->stages[i];
+		const uint8_t *bits = (const uint8_t *) f + s->offset;
+
+		if (f->layout == BLOOM_LAYOUT_BLOCKED)
+			__builtin_prefetch(bits + (uint64_t) bf_range32((uint32_t) (h >> 32),
+															(uint32_t) (s->nbits / BLOOM_BLOCK_BITS)) * 64);
+		else
+		{
+			/* all k positions: a member's probe reads every one */
+			uint64_t	x = h;
+
+			for (uint32_t j = 0; j < s->nhashes; j++, x = bf_remix(x + BLOOM_STEP))
+				__builtin_prefetch(bits + bf_range64(x, s->nbits) / 8);
+		}
+	}
+}
+
+#define PROBE_PREFETCH_AHEAD 16
+
+void
+bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
+{
+	if (bloom_size(f) < BF_PROBE_PREFETCH_MIN_BYTES)
+	{
+		for (size_t i = 0; i < n; i++)
+			out[i] = bloom_contains_hash(f, h[i]);
+		return;
+	}
+	for (size_t i = 0; i < n && i < PROBE_PREFETCH_AHEAD; i++)
+		prefetch_contains(f, h[i]);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i + PROBE_PREFETCH_AHEAD < n)
+			prefetch_contains(f, h[i + PROBE_PREFETCH_AHEAD]);
+		out[i] = bloom_contains_hash(f, h[i]);
+	}
+}
+
 /*
  * Add one element.  Earlier stages are sealed: an element they already
  * report is not added again, so duplicates never fill a new stage.

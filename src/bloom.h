@@ -134,6 +134,13 @@ extern BloomAddResult bloom_add_hash(BloomFilter *f, uint64_t h);
 extern size_t bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n,
 							   BloomAddResult *stop);
 extern bool bloom_contains_hash(const BloomFilter *f, uint64_t h);
+/*
+ * out[i] = bloom_contains_hash(f, h[i]) for i in 0..n, with the lines each
+ * probe reads loaded ahead, so that the cache misses of a filter bigger
+ * than the caches overlap instead of following one another.
+ */
+extern void bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n,
+								  bool *out);
 
 /*
  * Fast build of a fresh filter from a known set (see bloom.c): if

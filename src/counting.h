@@ -99,6 +99,9 @@ extern CountingResult counting_add_hash(CountingBloom *f, uint64_t h);
 extern size_t counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n);
 extern CountingResult counting_remove_hash(CountingBloom *f, uint64_t h);
 extern bool counting_contains_hash(const CountingBloom *f, uint64_t h);
+/* out[i] = counting_contains_hash(f, h[i]), i < n, blocks loaded ahead */
+extern void counting_contains_hashes(const CountingBloom *f, const uint64_t *h,
+									 size_t n, bool *out);
 extern int	counting_count_hash(const CountingBloom *f, uint64_t h);
 
 /* one bit per counter, "not zero", for filters probed many times */

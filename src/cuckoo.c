@@ -716,6 +716,43 @@ cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
 	return found;
 }
 
+/* start loading both buckets of h in every table */
+static inline __attribute__((always_inline)) void
+prefetch_contains(const CuckooFilter *f, uint64_t h)
+{
+	for (int k = 0; k < f->ntables; k++)
+	{
+		const CuckooTable *t = &f->tables[k];
+		CuckooGeom	g = table_geom(f, k);
+		uint64_t	fp,
+					i1,
+					i2;
+
+		locate(&g, h, &fp, &i1, &i2);
+		prefetch_bucket(table_area_const(f, t), t->fp_bits, i1);
+		prefetch_bucket(table_area_const(f, t), t->fp_bits, i2);
+	}
+}
+
+void
+cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
+{
+	if (cuckoo_size(f) < BF_PROBE_PREFETCH_MIN_BYTES)
+	{
+		for (size_t i = 0; i < n; i++)
+			out[i] = cuckoo_contains_hash(f, h[i]);
+		return;
+	}
+	for (size_t i = 0; i < n && i < CUCKOO_PREFETCH_AHEAD; i++)
+		prefetch_contains(f, h[i]);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i + CUCKOO_PREFETCH_AHEAD < n)
+			prefetch_contains(f, h[i + CUCKOO_PREFETCH_AHEAD]);
+		out[i] = cuckoo_contains_hash(f, h[i]);
+	}
+}
+
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */
 static void
 replace_victim(CuckooFilter *f, int k)

@@ -162,6 +162,9 @@ extern CuckooAddResult cuckoo_add_hash(CuckooFilter *f, uint64_t h);
 extern size_t cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n);
 extern uint32_t cuckoo_count_hash(const CuckooFilter *f, uint64_t h);
 extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
+/* out[i] = cuckoo_contains_hash(f, h[i]), i < n, buckets loaded ahead */
+extern void cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h,
+								   size_t n, bool *out);
 /* false (and f unchanged) when h is not in */
 extern bool cuckoo_remove_hash(CuckooFilter *f, uint64_t h);
 

@@ -289,6 +289,46 @@ pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
 	return count;
 }
 
+Datum
+pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 seed,
+					PgbfProbeMany probe)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
+	Oid			elemtype = ARR_ELEMTYPE(arr);
+	PgbfElem	kind = elem_kind_of(elemtype);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				count = 0;
+	uint64	   *hashes;
+	bool	   *found;
+	ArrayType  *result;
+
+	if (ARR_NDIM(arr) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
+	hashes = palloc(sizeof(uint64) * (n > 0 ? n : 1));
+	found = palloc(sizeof(bool) * (n > 0 ? n : 1));
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			hashes[count++] = pgbf_hash_datum(elems[i], kind, seed);
+	probe(f, hashes, (size_t) count, found);
+	/* the answers back in the elements' places, as booleans */
+	for (int i = 0, j = 0; i < n; i++)
+		elems[i] = BoolGetDatum(nulls[i] ? false : found[j++]);
+	result = construct_md_array(elems, nulls, ARR_NDIM(arr), ARR_DIMS(arr), ARR_LBOUND(arr),
+								BOOLOID, 1, true, TYPALIGN_CHAR);
+	pfree(hashes);
+	pfree(found);
+	pfree(elems);
+	pfree(nulls);
+	PG_RETURN_ARRAYTYPE_P(result);
+}
+
 /* ---- detoast cache ---- */
 
 /*

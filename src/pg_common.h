@@ -92,6 +92,16 @@ pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
 extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
 
 /*
+ * The array probes, f_contains(f, xs[]): f's answer for each element of
+ * the array in argument argno, NULL for a NULL element, as a boolean array
+ * of the same shape.  probe answers n hashes at once, loading ahead so that
+ * the cache misses of a big filter overlap.
+ */
+typedef void (*PgbfProbeMany) (const void *f, const uint64 *h, size_t n, bool *out);
+extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f,
+								 uint64 seed, PgbfProbeMany probe);
+
+/*
  * Define name_text, name_int8 and name_uuid, the three C entry points
  * of a function whose element argument may be text/bytea, bigint or uuid,
  * all calling impl(fcinfo, kind).

@@ -625,6 +625,46 @@ test_add_hashes_same_bytes(void)
 }
 
 /*
+ * bloom_contains_hashes (the array probe) answers as bloom_contains_hash
+ * does, hash for hash, in a filter big enough for it to load ahead (over
+ * BF_PROBE_PREFETCH_MIN_BYTES, several stages) and in a small one.
+ */
+static void
+test_contains_hashes(void)
+{
+	for (int layout = 0; layout <= 1; layout++)
+	for (int big = 0; big <= 1; big++)
+	{
+		uint64_t	rs = 21 + layout;
+		uint64_t	n = big ? 450000 : 2000;
+		TFilter		a = tf_new(big ? 100000 : 1000, 0.01, layout, true);
+		uint64_t   *h = unit_xmalloc(2 * n * sizeof(uint64_t));
+		bool	   *out = unit_xmalloc(2 * n);
+		uint64_t	differ = 0,
+					missed = 0;
+
+		for (uint64_t i = 0; i < 2 * n; i++)
+			h[i] = unit_rand(&rs);
+		for (uint64_t i = 0; i < n; i++)
+			CHECK(tf_add(&a, h[i]) != BLOOM_FULL);
+		if (big)
+			CHECK(a.f->nstages >= 2 && bloom_size(a.f) > BF_PROBE_PREFETCH_MIN_BYTES);
+		bloom_contains_hashes(a.f, h, 2 * n, out);
+		for (uint64_t i = 0; i < 2 * n; i++)
+		{
+			differ += out[i] != bloom_contains_hash(a.f, h[i]);
+			missed += i < n && !out[i];
+		}
+		CHECK(differ == 0);
+		CHECK(missed == 0);
+		bloom_contains_hashes(a.f, h, 0, out);	/* nothing to do */
+		free(h);
+		free(out);
+		free(a.f);
+	}
+}
+
+/*
  * bloom_set_unchecked + bloom_finish_unchecked (the self-sizing final
  * step) gives the bytes of adding one by one when the set fits, and leaves
  * a fresh filter when it does not.
@@ -677,6 +717,7 @@ main(void)
 	RUN(test_union_intersection);
 	RUN(test_add_hashes_same_bytes);
 	RUN(test_unchecked_build);
+	RUN(test_contains_hashes);
 	RUN(test_union_across_stages);
 	RUN(test_incompatible);
 	RUN(test_union_overfull);
