@@ -44,6 +44,9 @@ COMMENT ON FUNCTION bloom_add(bloomfilter, text) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs text[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, text[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, xs text[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, text[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 -- COST 10: a probe hashes the element and touches one cache line of a
 -- filter that is often bigger than the CPU caches: several times a simple
 -- comparison (COST 1), so the planner evaluates cheap quals first.
@@ -70,6 +73,9 @@ COMMENT ON FUNCTION bloom_add(bloomfilter, bytea) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs bytea[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bytea[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, xs bytea[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x bytea) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added; true: x was probably added';
@@ -93,6 +99,9 @@ COMMENT ON FUNCTION bloom_add(bloomfilter, bigint) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs bigint[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bigint[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, xs bigint[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x bigint) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added; true: x was probably added';
@@ -116,6 +125,9 @@ COMMENT ON FUNCTION bloom_add(bloomfilter, uuid) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs uuid[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, uuid[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, xs uuid[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x uuid) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added; true: x was probably added';

@@ -60,6 +60,9 @@ COMMENT ON FUNCTION counting_bloom_add(countingbloom, text) IS 'f with x in once
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs text[]) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, text[]) IS 'f with every non-NULL element of xs in once more';
+CREATE FUNCTION counting_bloom_contains(f countingbloom, xs text[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x text) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, text) IS 'f with x in once less; unchanged if x is reported absent';
@@ -122,6 +125,9 @@ COMMENT ON FUNCTION counting_bloom_add(countingbloom, bytea) IS 'f with x in onc
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs bytea[]) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bytea[]) IS 'f with every non-NULL element of xs in once more';
+CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bytea[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x bytea) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bytea) IS 'f with x in once less; unchanged if x is reported absent';
@@ -184,6 +190,9 @@ COMMENT ON FUNCTION counting_bloom_add(countingbloom, bigint) IS 'f with x in on
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs bigint[]) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bigint[]) IS 'f with every non-NULL element of xs in once more';
+CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bigint[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x bigint) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bigint) IS 'f with x in once less; unchanged if x is reported absent';
@@ -246,6 +255,9 @@ COMMENT ON FUNCTION counting_bloom_add(countingbloom, uuid) IS 'f with x in once
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs uuid[]) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, uuid[]) IS 'f with every non-NULL element of xs in once more';
+CREATE FUNCTION counting_bloom_contains(f countingbloom, xs uuid[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x uuid) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, uuid) IS 'f with x in once less; unchanged if x is reported absent';

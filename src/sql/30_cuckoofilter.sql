@@ -62,6 +62,9 @@ COMMENT ON FUNCTION cuckoo_add(cuckoofilter, text) IS 'f with one more copy of x
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs text[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, text[]) IS 'f with one more copy of every non-NULL element of xs';
+CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs text[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, text) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
@@ -121,6 +124,9 @@ COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bytea) IS 'f with one more copy of 
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bytea[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bytea[]) IS 'f with one more copy of every non-NULL element of xs';
+CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bytea[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bytea) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bytea) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
@@ -180,6 +186,9 @@ COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bigint) IS 'f with one more copy of
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bigint[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bigint[]) IS 'f with one more copy of every non-NULL element of xs';
+CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bigint[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bigint) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
@@ -239,6 +248,9 @@ COMMENT ON FUNCTION cuckoo_add(cuckoofilter, uuid) IS 'f with one more copy of x
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs uuid[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, uuid[]) IS 'f with one more copy of every non-NULL element of xs';
+CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs uuid[]) RETURNS boolean[]
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x uuid) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, uuid) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
