@@ -79,6 +79,12 @@ BEGIN
 		IF fn <> 0 THEN
 			RAISE EXCEPTION '% has % false negatives', r.t, fn;
 		END IF;
+		CONTINUE WHEN r.frac <> 1;
+		EXECUTE format('SELECT count(*) FROM unnest(%s((SELECT f FROM bench.f_%s WHERE id = 1), (SELECT a FROM arr WHERE id = 1))) b WHERE NOT b',
+					   r.contains_fn, r.t) INTO fn;
+		IF fn <> 0 THEN
+			RAISE EXCEPTION '% has % false negatives through the array probe', r.t, fn;
+		END IF;
 	END LOOP;
 	IF (SELECT bloom_add(bloom_create(n, 0.01), a)::bytea FROM arr) <>
 	   (SELECT bloom_agg(url, n, 0.01)::bytea FROM members) THEN
@@ -108,6 +114,15 @@ INSERT INTO bench.q
 	UNION ALL
 	SELECT t || '_probe_join',
 		format('SELECT count(*) FROM bench.f_%s fl JOIN urls u ON %s(fl.f, u.url) WHERE fl.id = 1', t, contains_fn)
+	FROM bench.types
+	UNION ALL
+	-- the 1M members as one array: probed in one call, and row by row
+	SELECT t || '_probe_array',
+		format('SELECT count(*) FROM unnest(%s((SELECT f FROM bench.f_%s WHERE id = 1), (SELECT a FROM arr WHERE id = 1))) b WHERE b', contains_fn, t)
+	FROM bench.types
+	UNION ALL
+	SELECT t || '_probe_unnest',
+		format('SELECT count(*) FROM unnest((SELECT a FROM arr WHERE id = 1)) u WHERE %s((SELECT f FROM bench.f_%s WHERE id = 1), u)', contains_fn, t)
 	FROM bench.types
 	UNION ALL
 	SELECT t || '_dedup_gate',
@@ -177,6 +192,7 @@ WITH c(ord, t, test, this, peer, kind, target) AS (
 	SELECT ty.ord * 10 + 1, ty.t, 'probe, scalar subquery', ty.t || '_probe_subquery', 'scan_baseline', '<=', 1.3 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 2, ty.t, 'probe, join', ty.t || '_probe_join', 'scan_baseline', '<=', 1.3 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 2, ty.t, 'probe, join vs the same join, trivial qual', ty.t || '_probe_join', 'scan_join_baseline', '<=', 1.3 FROM bench.types ty
+	UNION ALL SELECT ty.ord * 10 + 2, ty.t, 'probe, array of 1M vs unnest row by row', ty.t || '_probe_array', ty.t || '_probe_unnest', '<=', 1.0 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 3, ty.t, 'build, sized agg vs hll', ty.t || '_build_sized', 'build_hll', '<=', 1.0 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, auto-sized agg vs hll', ty.t || '_build_auto', 'build_hll', '<=', 1.5 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 5, ty.t, 'dedup gate speed-up vs NOT EXISTS', ty.t || '_dedup_gate', 'dedup_not_exists', '>=', 5 FROM bench.types ty
