@@ -285,7 +285,32 @@ stage_full(const BloomFilter *f, const BloomStage *s)
  * per 64-bit value, then g is remixed for the next seven.  Independent
  * uniform positions, as the sizing model assumes (double hashing in a
  * power-of-two space is not: an even step cycles over few bits).
+ *
+ * BLOCK_SLICES(g, k, SLICE) runs SLICE(t) for each of the k slices, t the
+ * slice's place (0 .. 6) in the current g, which it remixes in between:
+ * the one schedule that block_contains, block_set_bits and
+ * block_insert_avx512 all follow.  Whole groups of seven are unrolled.
  */
+#define BLOCK_SLICES(g, k, SLICE) \
+	do { \
+		uint32_t	slices_done_ = 0; \
+		for (; (k) - slices_done_ >= 7; slices_done_ += 7) \
+		{ \
+			SLICE(0); SLICE(1); SLICE(2); SLICE(3); SLICE(4); SLICE(5); SLICE(6); \
+			if (slices_done_ + 7 < (k)) \
+				(g) = bf_remix((g) + BLOOM_STEP); \
+		} \
+		for (uint32_t t_ = 0; slices_done_ < (k); slices_done_++, t_++) \
+			SLICE(t_); \
+	} while (0)
+
+/* byte offset in a blocked stage's bits of the block that holds h */
+static inline uint64_t
+stage_block_offset(const BloomStage *s, uint64_t h)
+{
+	return (uint64_t) bf_range32((uint32_t) (h >> 32),
+								 (uint32_t) (s->nbits / BLOOM_BLOCK_BITS)) * 64;
+}
 
 /*
  * Is every one of h's k bits set in this 512-bit block?  Branch-free: the
@@ -298,21 +323,10 @@ block_contains(const uint64_t *w, uint64_t h, uint32_t k)
 {
 	uint64_t	g = bf_remix(h);
 	uint64_t	all = 1;
-	uint32_t	j = 0;
 
 	/* bit at 9-bit slice t of g: word (slice >> 6), bit (slice & 63) */
-#define SLICE_BIT(t) (w[(g >> (9 * (t) + 6)) & 7] >> ((g >> (9 * (t))) & 63))
-
-	/* whole groups of seven, unrolled, then the rest of the last group */
-	for (; k - j >= 7; j += 7)
-	{
-		all &= SLICE_BIT(0) & SLICE_BIT(1) & SLICE_BIT(2) & SLICE_BIT(3) &
-			SLICE_BIT(4) & SLICE_BIT(5) & SLICE_BIT(6);
-		if (j + 7 < k)
-			g = bf_remix(g + BLOOM_STEP);
-	}
-	for (uint32_t t = 0; j < k; j++, t++)
-		all &= SLICE_BIT(t);
+#define SLICE_BIT(t) (all &= w[(g >> (9 * (t) + 6)) & 7] >> ((g >> (9 * (t))) & 63))
+	BLOCK_SLICES(g, k, SLICE_BIT);
 #undef SLICE_BIT
 	return (all & 1) != 0;
 }
@@ -322,24 +336,10 @@ static inline __attribute__((always_inline)) void
 block_set_bits(uint64_t *w, uint64_t h, uint32_t k)
 {
 	uint64_t	g = bf_remix(h);
-	uint32_t	j = 0;
 
 #define SLICE_SET(t) \
 	(w[(g >> (9 * (t) + 6)) & 7] |= UINT64_C(1) << ((g >> (9 * (t))) & 63))
-	for (; k - j >= 7; j += 7)
-	{
-		SLICE_SET(0);
-		SLICE_SET(1);
-		SLICE_SET(2);
-		SLICE_SET(3);
-		SLICE_SET(4);
-		SLICE_SET(5);
-		SLICE_SET(6);
-		if (j + 7 < k)
-			g = bf_remix(g + BLOOM_STEP);
-	}
-	for (uint32_t t = 0; j < k; j++, t++)
-		SLICE_SET(t);
+	BLOCK_SLICES(g, k, SLICE_SET);
 #undef SLICE_SET
 }
 
@@ -352,12 +352,7 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	uint32_t	k = s->nhashes;
 
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
-	{
-		uint32_t	block = bf_range32((uint32_t) (h >> 32),
-									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
-
-		return block_contains((const uint64_t *) (bits + (uint64_t) block * 64), h, k);
-	}
+		return block_contains((const uint64_t *) (bits + stage_block_offset(s, h)), h, k);
 	else
 	{
 		const uint64_t *w = (const uint64_t *) bits;
@@ -374,11 +369,57 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 	}
 }
 
+/*
+ * A blocked stage's add that takes a block from before to after bits set:
+ * counted in rate_units (true) unless that would pass the stage's limit
+ * (false: the add must not happen).
+ */
+static inline bool
+stage_admit(BloomStage *s, int before, int after)
+{
+	const uint64_t *t = rate_table(s);
+	uint64_t	delta = t[after] - t[before];
+
+	if (s->rate_units + delta > BLOOM_RATE_LIMIT)
+		return false;
+	s->rate_units += delta;
+	return true;
+}
+
+/*
+ * The blocked part of stage_insert: or h's bits into block w unless the
+ * stage cannot take them (-1); returns how many bits were new.  The k bits
+ * become a mask first, so that the block is counted before and after.
+ * __builtin_popcountll is one instruction in the BF_TARGET_POPCNT copies
+ * of the add loops this is inlined into.
+ */
+static inline __attribute__((always_inline)) int
+block_insert(BloomStage *s, uint64_t *w, uint64_t h)
+{
+	uint64_t	m[8] = {0};
+	int			before = 0,
+				after = 0;
+
+	block_set_bits(m, h, s->nhashes);
+	for (int wi = 0; wi < 8; wi++)
+	{
+		before += __builtin_popcountll(w[wi]);
+		after += __builtin_popcountll(w[wi] | m[wi]);
+	}
+	if (after > before)
+	{
+		if (!stage_admit(s, before, after))
+			return -1;
+		for (int wi = 0; wi < 8; wi++)
+			w[wi] |= m[wi];
+	}
+	return after - before;
+}
+
 #ifdef BF_AVX512_DISPATCH
 /*
- * The blocked part of stage_insert with the 512-bit block in one AVX-512
- * register: the same positions, bits and rate_units, with no memory
- * traffic for the mask.  Bit p of the block is bit p - 64 i of lane i;
+ * block_insert with the 512-bit block in one AVX-512 register: the same
+ * positions, bits and rate_units, with no memory traffic for the mask.  Bit p of the block is bit p - 64 i of lane i;
  * VPSLLVQ shifts 1 by (p - 64 i) in every lane at once, and gives 0 in
  * the lanes where that is not 0..63 (a negative count is a huge unsigned
  * one).  VPOPCNTQ then counts the block's bits and the new ones, summed in
@@ -397,28 +438,13 @@ block_insert_avx512(BloomStage *s, uint64_t *w, uint64_t h)
 				counts;
 	uint64_t	g = bf_remix(h);
 	uint64_t	sum;
-	uint32_t	k = s->nhashes;
-	uint32_t	j = 0;
 	int			before,
 				added;
 
 #define SLICE_MASK(t) \
 	(m = _mm512_or_si512(m, _mm512_sllv_epi64(one, \
 		_mm512_sub_epi64(_mm512_set1_epi64((int64_t) ((g >> (9 * (t))) & 511)), lane_base))))
-	for (; k - j >= 7; j += 7)
-	{
-		SLICE_MASK(0);
-		SLICE_MASK(1);
-		SLICE_MASK(2);
-		SLICE_MASK(3);
-		SLICE_MASK(4);
-		SLICE_MASK(5);
-		SLICE_MASK(6);
-		if (j + 7 < k)
-			g = bf_remix(g + BLOOM_STEP);
-	}
-	for (uint32_t t = 0; j < k; j++, t++)
-		SLICE_MASK(t);
+	BLOCK_SLICES(g, s->nhashes, SLICE_MASK);
 #undef SLICE_MASK
 
 	block = _mm512_loadu_si512((const void *) w);
@@ -430,13 +456,9 @@ block_insert_avx512(BloomStage *s, uint64_t *w, uint64_t h)
 	added = (int) (sum >> 32);
 	if (added)
 	{
-		const uint64_t *t = rate_table(s);
-		uint64_t	delta = t[before + added] - t[before];
-
-		if (s->rate_units + delta > BLOOM_RATE_LIMIT)
+		if (!stage_admit(s, before, before + added))
 			return -1;
 		_mm512_storeu_si512((void *) w, _mm512_or_si512(block, m));
-		s->rate_units += delta;
 	}
 	return added;
 }
@@ -460,48 +482,17 @@ stage_insert(BloomFilter *f, int i, uint64_t h, bool avx512)
 
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 	{
-		uint32_t	block = bf_range32((uint32_t) (h >> 32),
-									   (uint32_t) (s->nbits / BLOOM_BLOCK_BITS));
-		uint64_t   *w = (uint64_t *) (bits + (uint64_t) block * 64);
-		uint64_t	m[8] = {0};
-		int			before,
-					after;
+		uint64_t   *w = (uint64_t *) (bits + stage_block_offset(s, h));
+		int			r;
 
 #ifdef BF_AVX512_DISPATCH
-		if (avx512)
-		{
-			int			r = block_insert_avx512(s, w, h);
-
-			if (r > 0)
-				s->bits_set += (uint32_t) r;
-			return r;
-		}
+		r = avx512 ? block_insert_avx512(s, w, h) : block_insert(s, w, h);
+#else
+		r = block_insert(s, w, h);
 #endif
-
-		/* the k bits as a mask */
-		block_set_bits(m, h, k);
-		/*
-		 * __builtin_popcountll is one instruction in the BF_TARGET_POPCNT
-		 * copies of the add loop this is inlined into (see below)
-		 */
-		before = after = 0;
-		for (int wi = 0; wi < 8; wi++)
-		{
-			before += __builtin_popcountll(w[wi]);
-			after += __builtin_popcountll(w[wi] | m[wi]);
-		}
-		added = (uint32_t) (after - before);
-		if (added)
-		{
-			const uint64_t *t = rate_table(s);
-			uint64_t	delta = t[after] - t[before];
-
-			if (s->rate_units + delta > BLOOM_RATE_LIMIT)
-				return -1;
-			for (int wi = 0; wi < 8; wi++)
-				w[wi] |= m[wi];
-			s->rate_units += delta;
-		}
+		if (r < 0)
+			return -1;
+		added = (uint32_t) r;
 	}
 	else
 	{
@@ -549,8 +540,7 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
 		const uint8_t *bits = (const uint8_t *) f + s->offset;
 
 		if (f->layout == BLOOM_LAYOUT_BLOCKED)
-			__builtin_prefetch(bits + (uint64_t) bf_range32((uint32_t) (h >> 32),
-															(uint32_t) (s->nbits / BLOOM_BLOCK_BITS)) * 64);
+			__builtin_prefetch(bits + stage_block_offset(s, h));
 		else
 		{
 			/* all k positions: a member's probe reads every one */
@@ -567,20 +557,11 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
 void
 bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 {
-	if (bloom_size(f) < BF_PROBE_PREFETCH_MIN_BYTES)
-	{
-		for (size_t i = 0; i < n; i++)
-			out[i] = bloom_contains_hash(f, h[i]);
-		return;
-	}
-	for (size_t i = 0; i < n && i < PROBE_PREFETCH_AHEAD; i++)
-		prefetch_contains(f, h[i]);
-	for (size_t i = 0; i < n; i++)
-	{
-		if (i + PROBE_PREFETCH_AHEAD < n)
-			prefetch_contains(f, h[i + PROBE_PREFETCH_AHEAD]);
-		out[i] = bloom_contains_hash(f, h[i]);
-	}
+#define PREFETCH(i) prefetch_contains(f, h[i])
+#define PROBE(i) (out[i] = bloom_contains_hash(f, h[i]))
+	BF_PROBE_MANY(bloom_size(f), n, PROBE_PREFETCH_AHEAD, PREFETCH, PROBE);
+#undef PREFETCH
+#undef PROBE
 }
 
 /*
@@ -619,8 +600,7 @@ prefetch_add(const BloomFilter *f, uint64_t h)
 	const uint8_t *bits = (const uint8_t *) f + s->offset;
 
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
-		__builtin_prefetch(bits + (uint64_t) bf_range32((uint32_t) (h >> 32),
-														(uint32_t) (s->nbits / BLOOM_BLOCK_BITS)) * 64, 1);
+		__builtin_prefetch(bits + stage_block_offset(s, h), 1);
 	else
 		__builtin_prefetch(bits + bf_range64(h, s->nbits) / 8, 1);
 }
@@ -742,7 +722,6 @@ bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
 	BloomStage *s = &f->stages[0];
 	uint8_t    *bits = bloom_stage_bits(f, 0);
 	uint32_t	k = s->nhashes;
-	uint32_t	nblocks = (uint32_t) (s->nbits / BLOOM_BLOCK_BITS);
 
 	for (size_t e = 0; e < n && e < ADD_PREFETCH_AHEAD; e++)
 		prefetch_add(f, h[e]);
@@ -750,9 +729,7 @@ bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
 	{
 		if (e + ADD_PREFETCH_AHEAD < n)
 			prefetch_add(f, h[e + ADD_PREFETCH_AHEAD]);
-		block_set_bits((uint64_t *) (bits + (uint64_t) bf_range32((uint32_t) (h[e] >> 32),
-																  nblocks) * 64),
-					   h[e], k);
+		block_set_bits((uint64_t *) (bits + stage_block_offset(s, h[e])), h[e], k);
 	}
 }
 
