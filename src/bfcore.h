@@ -187,6 +187,25 @@ extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 #define BF_PROBE_PREFETCH_MIN_BYTES ((size_t) 512 * 1024)
 
 /*
+ * The loop of every array probe's core (bloom_contains_hashes and kin):
+ * PROBE(i) for i in 0 .. n, and in a filter of size bytes that is big
+ * enough, PREFETCH(i) ahead of it (the first ahead of them before the
+ * loop, as nothing comes before them to hide their misses behind).
+ */
+#define BF_PROBE_MANY(size, n, ahead, PREFETCH, PROBE) \
+	do { \
+		bool		ahead_ = (size) >= BF_PROBE_PREFETCH_MIN_BYTES; \
+		for (size_t i_ = 0; ahead_ && i_ < (n) && i_ < (ahead); i_++) \
+			PREFETCH(i_); \
+		for (size_t i_ = 0; i_ < (n); i_++) \
+		{ \
+			if (ahead_ && i_ + (ahead) < (n)) \
+				PREFETCH(i_ + (ahead)); \
+			PROBE(i_); \
+		} \
+	} while (0)
+
+/*
  * PostgreSQL builds for the baseline ISA; where that lacks POPCNT, code
  * that counts bits in a hot loop is compiled twice, once as BF_TARGET_POPCNT,
  * and picks the copy with bf_have_popcnt() (cpuid, checked once).

@@ -369,20 +369,11 @@ counting_contains_hash(const CountingBloom *f, uint64_t h)
 void
 counting_contains_hashes(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
 {
-	if (counting_size(f) < BF_PROBE_PREFETCH_MIN_BYTES)
-	{
-		for (size_t i = 0; i < n; i++)
-			out[i] = counting_contains_hash(f, h[i]);
-		return;
-	}
-	for (size_t i = 0; i < n && i < ADD_PREFETCH_AHEAD; i++)
-		prefetch_block(f, h[i]);
-	for (size_t i = 0; i < n; i++)
-	{
-		if (i + ADD_PREFETCH_AHEAD < n)
-			prefetch_block(f, h[i + ADD_PREFETCH_AHEAD]);
-		out[i] = counting_contains_hash(f, h[i]);
-	}
+#define PREFETCH(i) prefetch_block(f, h[i])
+#define PROBE(i) (out[i] = counting_contains_hash(f, h[i]))
+	BF_PROBE_MANY(counting_size(f), n, ADD_PREFETCH_AHEAD, PREFETCH, PROBE);
+#undef PREFETCH
+#undef PROBE
 }
 
 /*

@@ -737,20 +737,11 @@ prefetch_contains(const CuckooFilter *f, uint64_t h)
 void
 cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
 {
-	if (cuckoo_size(f) < BF_PROBE_PREFETCH_MIN_BYTES)
-	{
-		for (size_t i = 0; i < n; i++)
-			out[i] = cuckoo_contains_hash(f, h[i]);
-		return;
-	}
-	for (size_t i = 0; i < n && i < CUCKOO_PREFETCH_AHEAD; i++)
-		prefetch_contains(f, h[i]);
-	for (size_t i = 0; i < n; i++)
-	{
-		if (i + CUCKOO_PREFETCH_AHEAD < n)
-			prefetch_contains(f, h[i + CUCKOO_PREFETCH_AHEAD]);
-		out[i] = cuckoo_contains_hash(f, h[i]);
-	}
+#define PREFETCH(i) prefetch_contains(f, h[i])
+#define PROBE(i) (out[i] = cuckoo_contains_hash(f, h[i]))
+	BF_PROBE_MANY(cuckoo_size(f), n, CUCKOO_PREFETCH_AHEAD, PREFETCH, PROBE);
+#undef PREFETCH
+#undef PROBE
 }
 
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */

@@ -263,29 +263,43 @@ elem_kind_of(Oid typid)
 	pg_unreachable();
 }
 
-int
-pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
+/*
+ * The array's elements (*elems, *nulls, *n of them, palloc'd) and the
+ * hashes of the non-NULL ones in order (*hashes, palloc'd); returns how
+ * many hashes.
+ */
+static int
+hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes,
+					Datum **elems, bool **nulls, int *n)
 {
 	Oid			elemtype = ARR_ELEMTYPE(arr);
 	PgbfElem	kind = elem_kind_of(elemtype);
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n,
-				count = 0;
+	int			count = 0;
 	uint64	   *out;
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
-	out = palloc(sizeof(uint64) * (n > 0 ? n : 1));
-	for (int i = 0; i < n; i++)
-		if (!nulls[i])
-			out[count++] = pgbf_hash_datum(elems[i], kind, seed);
+	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, elems, nulls, n);
+	out = palloc(sizeof(uint64) * (*n > 0 ? *n : 1));
+	for (int i = 0; i < *n; i++)
+		if (!(*nulls)[i])
+			out[count++] = pgbf_hash_datum((*elems)[i], kind, seed);
+	*hashes = out;
+	return count;
+}
+
+int
+pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	int			count = hash_array_elements(arr, seed, hashes, &elems, &nulls, &n);
+
 	pfree(elems);
 	pfree(nulls);
-	*hashes = out;
 	return count;
 }
 
@@ -294,28 +308,17 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 					PgbfProbeMany probe)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
-	Oid			elemtype = ARR_ELEMTYPE(arr);
-	PgbfElem	kind = elem_kind_of(elemtype);
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n,
-				count = 0;
+				count;
 	uint64	   *hashes;
 	bool	   *found;
 	ArrayType  *result;
 
-	if (ARR_NDIM(arr) == 0)
-		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
-	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, &elems, &nulls, &n);
-	hashes = palloc(sizeof(uint64) * (n > 0 ? n : 1));
-	found = palloc(sizeof(bool) * (n > 0 ? n : 1));
-	for (int i = 0; i < n; i++)
-		if (!nulls[i])
-			hashes[count++] = pgbf_hash_datum(elems[i], kind, seed);
+	/* (an empty array: construct_md_array makes an empty one of bool) */
+	count = hash_array_elements(arr, seed, &hashes, &elems, &nulls, &n);
+	found = palloc(sizeof(bool) * (count > 0 ? count : 1));
 	probe(f, hashes, (size_t) count, found);
 	/* the answers back in the elements' places, as booleans */
 	for (int i = 0, j = 0; i < n; i++)
