@@ -31,13 +31,33 @@ require_agg(FunctionCallInfo fcinfo)
 
 /*
  * Apply queued hashes in arrival order (so the filter, and when it grows
- * its stages, are exactly those of a row-by-row build).
+ * its stages, are exactly those of a row-by-row build).  A new stage means
+ * a new value, kept aligned like the first (pg_common.h).
  */
 static void
 bloom_flush(PgbfPending *p)
 {
-	p->flat = (struct varlena *) pgbf_bloom_add_many((BloomFilter *) p->flat, p->pending,
-													 p->npending, p->hdr.eoh_context, true);
+	const uint64 *h = p->pending;
+	size_t		n = p->npending;
+
+	for (;;)
+	{
+		BloomFilter *f = (BloomFilter *) p->flat;
+		BloomAddResult r;
+		size_t		done = bloom_add_hashes(f, h, n, &r);
+		size_t		size;
+		void	   *alloc;
+		BloomFilter *nf;
+
+		h += done;
+		n -= done;
+		if (n == 0)
+			break;
+		size = pgbf_bloom_grown_size(f, r);
+		nf = pgbf_alloc_value_aligned(p->hdr.eoh_context, size, &alloc);
+		bloom_grow_into(f, nf, size);
+		pgbf_pending_set_flat(p, (struct varlena *) nf, alloc);
+	}
 	p->npending = 0;
 }
 
@@ -64,9 +84,8 @@ bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("capacity and fpr must not be NULL")));
 		p = pgbf_pending_new(aggcxt, bloom_flush);
-		p->flat = (struct varlena *) pgbf_bloom_new(p->hdr.eoh_context, PG_GETARG_INT64(2),
-													PG_GETARG_FLOAT8(3),
-													BLOOM_LAYOUT_BLOCKED, true);
+		pgbf_bloom_new_pending(p, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
+							   BLOOM_LAYOUT_BLOCKED, true);
 	}
 	if (!PG_ARGISNULL(1))
 	{

@@ -8,9 +8,14 @@
 #include "postgres.h"
 
 #include "bloom.h"
+#include "pg_common.h"
 
 extern BloomFilter *pgbf_bloom_new(MemoryContext cxt, int64 capacity, double fpr,
 								   int layout, bool scalable);
+/* the same, made p's value (pgbf_pending_set_flat) */
+extern void pgbf_bloom_new_pending(PgbfPending *p, int64 capacity, double fpr,
+								   int layout, bool scalable);
+extern size_t pgbf_bloom_grown_size(const BloomFilter *f, BloomAddResult r);
 extern BloomFilter *pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt,
 								   bool free_old);
 extern BloomFilter *pgbf_bloom_add_many(BloomFilter *f, const uint64 *h, size_t n,

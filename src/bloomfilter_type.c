@@ -50,6 +50,18 @@ pgbf_bloom_new(MemoryContext cxt, int64 capacity, double fpr, int layout, bool s
 	return f;
 }
 
+void
+pgbf_bloom_new_pending(PgbfPending *p, int64 capacity, double fpr, int layout,
+					   bool scalable)
+{
+	size_t		size = checked_new_size(capacity, fpr, layout, scalable);
+	void	   *alloc;
+	BloomFilter *f = pgbf_alloc_value_aligned(p->hdr.eoh_context, size, &alloc);
+
+	bloom_init(f, size, (uint64) capacity, fpr, layout, scalable, BF_DEFAULT_SEED);
+	pgbf_pending_set_flat(p, (struct varlena *) f, alloc);
+}
+
 static int
 layout_arg(text *t)
 {
@@ -74,15 +86,14 @@ bloom_create(PG_FUNCTION_ARGS)
 }
 
 /*
- * Give f the next stage (a new allocation in cxt, the old one freed only if
- * free_old), or raise the error of a full fixed filter.
+ * The size of f with its next stage, after an add stopped with r; or the
+ * error of a full fixed filter.
  */
-static BloomFilter *
-pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_old)
+size_t
+pgbf_bloom_grown_size(const BloomFilter *f, BloomAddResult r)
 {
 	char		errbuf[BF_ERRLEN];
 	size_t		size;
-	BloomFilter *nf;
 
 	if (r == BLOOM_FULL)
 		ereport(ERROR,
@@ -94,7 +105,19 @@ pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_o
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s", errbuf)));
-	nf = pgbf_alloc_value(cxt, size);
+	return size;
+}
+
+/*
+ * Give f the next stage (a new allocation in cxt, the old one freed only if
+ * free_old), or raise the error of a full fixed filter.
+ */
+static BloomFilter *
+pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_old)
+{
+	size_t		size = pgbf_bloom_grown_size(f, r);
+	BloomFilter *nf = pgbf_alloc_value(cxt, size);
+
 	bloom_grow_into(f, nf, size);
 	if (free_old)
 		pfree(f);

@@ -17,9 +17,12 @@
 
 PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
-/* a copy of ks with at least min_slots slots, in CurrentMemoryContext */
+/*
+ * A copy of ks with at least min_slots slots, allocated in cxt by
+ * pgbf_alloc_value_aligned (*alloc) when alloc is given, else palloc'd.
+ */
 static KeySet *
-keyset_resized(const KeySet *ks, uint64 min_slots)
+keyset_resized(const KeySet *ks, uint64 min_slots, MemoryContext cxt, void **alloc)
 {
 	uint64		nslots = ks->nslots;
 	KeySet	   *nks;
@@ -35,7 +38,8 @@ keyset_resized(const KeySet *ks, uint64 min_slots)
 				 errhint("Give bloom_agg a capacity: bloom_agg(x, capacity, fpr) does not keep its inputs.") :
 				 errhint("Build the filter in batches with the array form of its add function.")));
 	/* keyset_init clears everything after the varlena header */
-	nks = pgbf_alloc_value_uninit(CurrentMemoryContext, keyset_size_for_slots(nslots));
+	nks = alloc ? pgbf_alloc_value_aligned(cxt, keyset_size_for_slots(nslots), alloc)
+		: pgbf_alloc_value_uninit(cxt, keyset_size_for_slots(nslots));
 	keyset_init(nks, nslots, ks->target, ks->layout, ks->fpr, ks->capacity, ks->hdr.seed);
 	keyset_rehash_into(ks, nks);
 	return nks;
@@ -65,19 +69,14 @@ keyset_flush(PgbfPending *p)
 	for (;;)
 	{
 		size_t		done = keyset_add_many(ks, h, n);
-		MemoryContext old;
-		KeySet	   *nks;
+		void	   *alloc;
 
 		h += done;
 		n -= done;
 		if (n == 0)
 			break;
-		old = MemoryContextSwitchTo(p->hdr.eoh_context);
-		nks = keyset_resized(ks, ks->nslots * 2);
-		MemoryContextSwitchTo(old);
-		pfree(ks);
-		ks = nks;
-		p->flat = (struct varlena *) ks;
+		ks = keyset_resized(ks, ks->nslots * 2, p->hdr.eoh_context, &alloc);
+		pgbf_pending_set_flat(p, (struct varlena *) ks, alloc);
 	}
 	p->npending = 0;
 }
@@ -109,6 +108,7 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 		int64		capacity = 0;
 		char		errbuf[BF_ERRLEN];
 		KeySet	   *ks;
+		void	   *alloc;
 
 		if (PG_NARGS() >= 3 && !PG_ARGISNULL(PG_NARGS() - 1))
 			fpr = PG_GETARG_FLOAT8(PG_NARGS() - 1);
@@ -129,10 +129,11 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s", errbuf)));
 		p = pgbf_pending_new(aggcxt, keyset_flush);
-		ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for_slots(KEYSET_INITIAL_SLOTS));
+		ks = pgbf_alloc_value_aligned(p->hdr.eoh_context,
+									  keyset_size_for_slots(KEYSET_INITIAL_SLOTS), &alloc);
 		keyset_init(ks, KEYSET_INITIAL_SLOTS, target, 1, fpr, (uint64) capacity,
 					BF_DEFAULT_SEED);
-		p->flat = (struct varlena *) ks;
+		pgbf_pending_set_flat(p, (struct varlena *) ks, alloc);
 	}
 	if (!PG_ARGISNULL(1))
 	{
@@ -169,7 +170,7 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 				 errmsg("%s", errbuf)));
 	need = slots_for(a->count + b->count);
 	if (need > a->nslots)
-		a = keyset_resized(a, need);
+		a = keyset_resized(a, need, CurrentMemoryContext, NULL);
 	if (b->has_zero)
 		(void) keyset_add(a, 0);
 	for (uint64 i = 0; i < b->nslots; i++)

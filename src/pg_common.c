@@ -80,6 +80,9 @@ pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
  */
 #define PGBF_HUGE_PAGE ((uintptr_t) 2 * 1024 * 1024)
 
+/* a cache line: what a filter's blocks are aligned to within a value */
+#define PGBF_VALUE_ALIGN 64
+
 static void
 pgbf_advise_huge(void *p, size_t size)
 {
@@ -104,6 +107,24 @@ pgbf_alloc_value_uninit(MemoryContext cxt, size_t size)
 	p = MemoryContextAlloc(cxt, size);
 	pgbf_advise_huge(p, size);
 	SET_VARSIZE(p, size);
+	return p;
+}
+
+void *
+pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc)
+{
+	char	   *raw;
+	void	   *p;
+
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
+	raw = MemoryContextAllocHuge(cxt, size + PGBF_VALUE_ALIGN);
+	p = (void *) TYPEALIGN(PGBF_VALUE_ALIGN, raw);
+	pgbf_advise_huge(p, size);
+	SET_VARSIZE(p, size);
+	*alloc = raw;
 	return p;
 }
 
@@ -466,8 +487,8 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 	}
 
 	e = &cache->entries[victim];
-	e->raw = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, size + 64);
-	e->value = (const void *) TYPEALIGN(64, e->raw);
+	e->raw = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, size + PGBF_VALUE_ALIGN);
+	e->value = (const void *) TYPEALIGN(PGBF_VALUE_ALIGN, e->raw);
 	memcpy((void *) e->value, detoasted, size);
 	if ((Pointer) detoasted != (Pointer) raw)
 		pfree(detoasted);
@@ -670,9 +691,27 @@ pgbf_pending_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt, PgbfFlushFn flus
 	/* a flat state (or a read-only one): continue from a private copy */
 	v = pgbf_state_flat(PG_GETARG_DATUM(0));
 	p = pgbf_pending_new(aggcxt, flush);
-	p->flat = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));
-	memcpy(p->flat, v, VARSIZE(v));
+	pgbf_pending_copy_flat(p, v);
 	return p;
+}
+
+void
+pgbf_pending_set_flat(PgbfPending *p, struct varlena *v, void *alloc)
+{
+	if (p->flat_alloc)
+		pfree(p->flat_alloc);
+	p->flat = v;
+	p->flat_alloc = alloc;
+}
+
+void
+pgbf_pending_copy_flat(PgbfPending *p, const struct varlena *v)
+{
+	void	   *alloc;
+	struct varlena *copy = pgbf_alloc_value_aligned(p->hdr.eoh_context, VARSIZE(v), &alloc);
+
+	memcpy(copy, v, VARSIZE(v));
+	pgbf_pending_set_flat(p, copy, alloc);
 }
 
 struct varlena *
@@ -697,13 +736,7 @@ pgbf_state_result(FunctionCallInfo fcinfo, struct varlena *v)
 	if (p == NULL)
 		return PointerGetDatum(v);
 	if (v != p->flat)
-	{
-		struct varlena *copy = MemoryContextAllocHuge(p->hdr.eoh_context, VARSIZE(v));
-
-		memcpy(copy, v, VARSIZE(v));
-		pfree(p->flat);
-		p->flat = copy;
-	}
+		pgbf_pending_copy_flat(p, v);
 	return pgbf_pending_datum(p);
 }
 

@@ -48,6 +48,15 @@ extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
 /* the same, only the varlena header set: for callers that fill every byte */
 extern void *pgbf_alloc_value_uninit(MemoryContext cxt, size_t size);
 
+/*
+ * The same, only the varlena header set, starting on a 64-byte boundary:
+ * a filter's blocks are 64-byte aligned within the value, so only then is
+ * each block one cache line instead of two (palloc aligns to 8 or 16).
+ * Not a palloc chunk: free it with pfree(*alloc), never pfree() the value,
+ * so it is for memory the caller owns to the end, never a returned Datum.
+ */
+extern void *pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc);
+
 /* ---- elements ---- */
 typedef enum PgbfElem
 {
@@ -161,7 +170,8 @@ typedef void (*PgbfFlushFn) (PgbfPending *p);
 struct PgbfPending
 {
 	ExpandedObjectHeader hdr;
-	struct varlena *flat;		/* the value, allocated in hdr.eoh_context */
+	struct varlena *flat;		/* the value, 64-byte aligned (see below) */
+	void	   *flat_alloc;		/* its allocation in hdr.eoh_context */
 	PgbfFlushFn flush;			/* applies pending[] to flat, empties it */
 	int			npending;
 	int			maxpending;		/* PGBF_PENDING_SMALL or _MAX */
@@ -195,8 +205,22 @@ pgbf_pending_self(FunctionCallInfo fcinfo)
 	return NULL;
 }
 
-/* a new pending state; the caller allocates p->flat in p->hdr.eoh_context */
+/*
+ * A new pending state; the caller gives it its value with
+ * pgbf_pending_set_flat.
+ */
 extern PgbfPending *pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush);
+
+/*
+ * p->flat is always 64-byte aligned, so the random adds of a flush touch
+ * one cache line per block (measured: a 2.8 MB filter's add took 26-29 ns
+ * misaligned, 14 ns aligned).  set_flat makes v, from
+ * pgbf_alloc_value_aligned(p->hdr.eoh_context, size, &alloc), the value,
+ * freeing the old one; copy_flat makes an aligned copy of v the value (v
+ * stays the caller's, and may be the old value).
+ */
+extern void pgbf_pending_set_flat(PgbfPending *p, struct varlena *v, void *alloc);
+extern void pgbf_pending_copy_flat(PgbfPending *p, const struct varlena *v);
 
 /* flush a full queue; a state grown big gets the long queue */
 extern void pgbf_pending_full(PgbfPending *p);
