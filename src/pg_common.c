@@ -10,6 +10,7 @@
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "nodes/primnodes.h"
+#include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -82,6 +83,8 @@ pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
 
 /* a cache line: what a filter's blocks are aligned to within a value */
 #define PGBF_VALUE_ALIGN 64
+/* pgbf_alloc_value_aligned aligns values at least this big */
+#define PGBF_ALIGN_MIN_BYTES 8192
 
 static void
 pgbf_advise_huge(void *p, size_t size)
@@ -120,9 +123,18 @@ pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
-	raw = MemoryContextAllocHuge(cxt, size + PGBF_VALUE_ALIGN);
-	p = (void *) TYPEALIGN(PGBF_VALUE_ALIGN, raw);
-	pgbf_advise_huge(p, size);
+	if (size < PGBF_ALIGN_MIN_BYTES)
+	{
+		/* small: in L1 or L2 anyway, and one per group of a GROUP BY */
+		raw = MemoryContextAlloc(cxt, size);
+		p = raw;
+	}
+	else
+	{
+		raw = MemoryContextAllocHuge(cxt, size + PGBF_VALUE_ALIGN);
+		p = (void *) TYPEALIGN(PGBF_VALUE_ALIGN, raw);
+		pgbf_advise_huge(p, size);
+	}
 	SET_VARSIZE(p, size);
 	*alloc = raw;
 	return p;
@@ -285,71 +297,74 @@ elem_kind_of(Oid typid)
 }
 
 /*
- * The array's elements (*elems, *nulls, *n of them, palloc'd) and the
- * hashes of the non-NULL ones in order (*hashes, palloc'd); returns how
- * many hashes.
+ * The hashes of the array's non-NULL elements in order (*hashes,
+ * palloc'd); returns how many.  The elements are read in place, never
+ * deconstructed into a Datum array: for an array of a million URLs that
+ * is 8 MB less to allocate and fill.
  */
-static int
-hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes,
-					Datum **elems, bool **nulls, int *n)
+int
+pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
 {
 	Oid			elemtype = ARR_ELEMTYPE(arr);
 	PgbfElem	kind = elem_kind_of(elemtype);
+	int			n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
+	array_iter	it;
 	int			count = 0;
 	uint64	   *out;
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	deconstruct_array(arr, elemtype, typlen, typbyval, typalign, elems, nulls, n);
-	out = palloc(sizeof(uint64) * (*n > 0 ? *n : 1));
-	for (int i = 0; i < *n; i++)
-		if (!(*nulls)[i])
-			out[count++] = pgbf_hash_datum((*elems)[i], kind, seed);
+	out = palloc(sizeof(uint64) * (n > 0 ? n : 1));
+	array_iter_setup(&it, (AnyArrayType *) arr);
+	for (int i = 0; i < n; i++)
+	{
+		bool		isnull;
+		Datum		d = array_iter_next(&it, &isnull, i, typlen, typbyval, typalign);
+
+		if (!isnull)
+			out[count++] = pgbf_hash_datum(d, kind, seed);
+	}
 	*hashes = out;
 	return count;
 }
 
-int
-pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
-{
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n;
-	int			count = hash_array_elements(arr, seed, hashes, &elems, &nulls, &n);
-
-	pfree(elems);
-	pfree(nulls);
-	return count;
-}
-
+/*
+ * The answers as a boolean array of the input's shape, NULL where the
+ * input is.  Built directly: the data area is the probe's answers, one
+ * byte per non-NULL element in order (a bool is one byte), and the NULL
+ * bitmap is the input's own.
+ */
 Datum
 pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 seed,
 					PgbfProbeMany probe)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
-	Datum	   *elems;
-	bool	   *nulls;
-	int			n,
-				count;
+	int			ndim = ARR_NDIM(arr);
+	int			n = ArrayGetNItems(ndim, ARR_DIMS(arr));
+	bits8	   *bitmap = ARR_NULLBITMAP(arr);
 	uint64	   *hashes;
-	bool	   *found;
+	int			count;
+	Size		overhead;
 	ArrayType  *result;
 
-	/* (an empty array: construct_md_array makes an empty one of bool) */
-	count = hash_array_elements(arr, seed, &hashes, &elems, &nulls, &n);
-	found = palloc(sizeof(bool) * (count > 0 ? count : 1));
-	probe(f, hashes, (size_t) count, found);
-	/* the answers back in the elements' places, as booleans */
-	for (int i = 0, j = 0; i < n; i++)
-		elems[i] = BoolGetDatum(nulls[i] ? false : found[j++]);
-	result = construct_md_array(elems, nulls, ARR_NDIM(arr), ARR_DIMS(arr), ARR_LBOUND(arr),
-								BOOLOID, 1, true, TYPALIGN_CHAR);
+	StaticAssertStmt(sizeof(bool) == 1, "a bool array element is one byte");
+	count = pgbf_hash_array(arr, seed, &hashes);
+	if (n == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	overhead = bitmap ? ARR_OVERHEAD_WITHNULLS(ndim, n) : ARR_OVERHEAD_NONULLS(ndim);
+	result = palloc0(overhead + count);
+	SET_VARSIZE(result, overhead + count);
+	result->ndim = ndim;
+	result->dataoffset = bitmap ? (int32) overhead : 0;
+	result->elemtype = BOOLOID;
+	memcpy(ARR_DIMS(result), ARR_DIMS(arr), ndim * sizeof(int));
+	memcpy(ARR_LBOUND(result), ARR_LBOUND(arr), ndim * sizeof(int));
+	if (bitmap)
+		array_bitmap_copy(ARR_NULLBITMAP(result), 0, bitmap, 0, n);
+	probe(f, hashes, (size_t) count, (bool *) ARR_DATA_PTR(result));
 	pfree(hashes);
-	pfree(found);
-	pfree(elems);
-	pfree(nulls);
 	PG_RETURN_ARRAYTYPE_P(result);
 }
 
