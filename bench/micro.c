@@ -25,6 +25,7 @@
  *	add			bloom_add_hash, hot (small filter) and cold (filling the big one)
  *	dram		one dependent random load in a buffer the size of the cold
  *				filter (pointer chase): the price of one cache miss here.
+ *	ladder		the same in buffers of 1 to 32 MB: where the caches end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -753,7 +754,11 @@ main(int argc, char **argv)
 	for (int l = 0; l < NOPS; l++)
 		printf("dram        one dependent random load in %4zu MB %8.2f ns  (after %s)\n",
 			   res[l].cold_bytes >> 20, res[l].dram, filter_ops[l].name);
-	printf("\n");
+	/* where the caches end on this machine: what a filter of that size waits for */
+	printf("ladder      one dependent random load in");
+	for (size_t mb = 1; mb <= 32; mb *= 2)
+		printf("  %zu MB %.0f", mb, dram_latency(mb << 20, nprobe / 4));
+	printf(" ns\n\n");
 
 	printf("%-9s %-10s %9s %9s %9s %9s\n", "type", "ns/op", "hot", "cold", "cold/hot", "misses*");
 	for (int l = 0; l < NOPS; l++)
