@@ -49,6 +49,12 @@ FROM dup;
 SELECT bytea(bloom_agg(x, 3000, 0.01)) = bytea(bloom_add(bloom_create(3000, 0.01), (SELECT array_agg(x) FROM dup))) AS sized_matches_create,
        (bloom_info(bloom_agg(x, 3000, 0.01))->>'stages')::int AS stages
 FROM dup;
+-- a state big enough to be kept cache-line aligned (8 kB and up), grown
+-- twice from there: the same bytes as bloom_add
+SELECT bytea(bloom_agg(i, 8000, 0.01)) = bytea(bloom_add(bloom_create(8000, 0.01), (SELECT array_agg(i::bigint) FROM generate_series(1, 40000) i))) AS aligned_matches_create,
+       (bloom_info(bloom_agg(i, 8000, 0.01))->>'stages')::int AS stages,
+       (bloom_info(bloom_create(8000, 0.01))->>'bytes')::int >= 8192 AS starts_aligned
+FROM generate_series(1, 40000) i;
 
 -- estimates
 SELECT abs(bloom_cardinality(f) - 100000) < 3000 AS cardinality_within_3pct,
