@@ -188,21 +188,8 @@ bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(bloom_contains, bloom_contains_impl)
 
-static void
-bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
-{
-	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
-}
-
 /* bloom_contains(f, xs[]): one answer per element, misses overlapped */
-PG_FUNCTION_INFO_V1(bloom_contains_array);
-Datum
-bloom_contains_array(PG_FUNCTION_ARGS)
-{
-	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
-
-	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, bloom_probe_many);
-}
+PGBF_CONTAINS_ARRAY(bloom_contains_array, BloomFilter, bloom_contains_hashes)
 
 /* x <@ f: the commutator, element first */
 static Datum

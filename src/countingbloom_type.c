@@ -173,21 +173,8 @@ counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
 
-static void
-counting_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
-{
-	counting_contains_hashes((const CountingBloom *) f, h, n, out);
-}
-
 /* counting_bloom_contains(f, xs[]): one answer per element */
-PG_FUNCTION_INFO_V1(counting_bloom_contains_array);
-Datum
-counting_bloom_contains_array(PG_FUNCTION_ARGS)
-{
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
-
-	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, counting_probe_many);
-}
+PGBF_CONTAINS_ARRAY(counting_bloom_contains_array, CountingBloom, counting_contains_hashes)
 
 /* x <@ f: the commutator, element first */
 static Datum

@@ -722,15 +722,10 @@ prefetch_contains(const CuckooFilter *f, uint64_t h)
 {
 	for (int k = 0; k < f->ntables; k++)
 	{
-		const CuckooTable *t = &f->tables[k];
 		CuckooGeom	g = table_geom(f, k);
-		uint64_t	fp,
-					i1,
-					i2;
+		CuckooLocated l;
 
-		locate(&g, h, &fp, &i1, &i2);
-		prefetch_bucket(table_area_const(f, t), t->fp_bits, i1);
-		prefetch_bucket(table_area_const(f, t), t->fp_bits, i2);
+		locate_ahead(&g, table_area_const(f, &f->tables[k]), h, &l);
 	}
 }
 

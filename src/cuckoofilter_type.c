@@ -182,21 +182,8 @@ cuckoo_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_contains, cuckoo_contains_impl)
 
-static void
-cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
-{
-	cuckoo_contains_hashes((const CuckooFilter *) f, h, n, out);
-}
-
 /* cuckoo_contains(f, xs[]): one answer per element */
-PG_FUNCTION_INFO_V1(cuckoo_contains_array);
-Datum
-cuckoo_contains_array(PG_FUNCTION_ARGS)
-{
-	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
-
-	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, cuckoo_probe_many);
-}
+PGBF_CONTAINS_ARRAY(cuckoo_contains_array, CuckooFilter, cuckoo_contains_hashes)
 
 /* x <@ f: the commutator, element first */
 static Datum

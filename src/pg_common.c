@@ -98,15 +98,21 @@ pgbf_advise_huge(void *p, size_t size)
 #endif
 }
 
+static void
+check_value_size(size_t size)
+{
+	if (size > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
+}
+
 void *
 pgbf_alloc_value_uninit(MemoryContext cxt, size_t size)
 {
 	void	   *p;
 
-	if (size > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
+	check_value_size(size);
 	p = MemoryContextAlloc(cxt, size);
 	pgbf_advise_huge(p, size);
 	SET_VARSIZE(p, size);
@@ -119,22 +125,13 @@ pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc)
 	char	   *raw;
 	void	   *p;
 
-	if (size > MaxAllocSize)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("filter of %zu bytes would exceed the 1 GB value limit", size)));
+	/* small: in L1 or L2 anyway, and one per group of a GROUP BY */
 	if (size < PGBF_ALIGN_MIN_BYTES)
-	{
-		/* small: in L1 or L2 anyway, and one per group of a GROUP BY */
-		raw = MemoryContextAlloc(cxt, size);
-		p = raw;
-	}
-	else
-	{
-		raw = MemoryContextAllocHuge(cxt, size + PGBF_VALUE_ALIGN);
-		p = (void *) TYPEALIGN(PGBF_VALUE_ALIGN, raw);
-		pgbf_advise_huge(p, size);
-	}
+		return *alloc = pgbf_alloc_value_uninit(cxt, size);
+	check_value_size(size);
+	raw = MemoryContextAllocHuge(cxt, size + PGBF_VALUE_ALIGN);
+	p = (void *) TYPEALIGN(PGBF_VALUE_ALIGN, raw);
+	pgbf_advise_huge(p, size);
 	SET_VARSIZE(p, size);
 	*alloc = raw;
 	return p;

@@ -112,6 +112,27 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 								 uint64 seed, PgbfProbeMany probe);
 
 /*
+ * Define the C entry point name(f, xs[]) of a filter type whose values are
+ * Type (a BfHeader first) and whose core answers many hashes with
+ * contains_hashes(const Type *, h, n, out): the filter cached per query,
+ * the rest pgbf_contains_array.
+ */
+#define PGBF_CONTAINS_ARRAY(name, Type, contains_hashes) \
+	static void \
+	name##_probe_many(const void *f, const uint64 *h, size_t n, bool *out) \
+	{ \
+		contains_hashes((const Type *) f, h, n, out); \
+	} \
+	PG_FUNCTION_INFO_V1(name); \
+	Datum \
+	name(PG_FUNCTION_ARGS) \
+	{ \
+		const Type *f = pgbf_cached_arg(fcinfo, 0); \
+		\
+		return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, name##_probe_many); \
+	}
+
+/*
  * Define name_text, name_int8 and name_uuid, the three C entry points
  * of a function whose element argument may be text/bytea, bigint or uuid,
  * all calling impl(fcinfo, kind).
