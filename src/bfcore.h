@@ -164,6 +164,10 @@ bf_align64(uint64_t x)
  * fpr * BF_FILL_MARGIN: filters refuse (or grow) an add that would take
  * their real rate past fpr * BF_FILL_MARGIN, and this keeps that from
  * happening before capacity.
+ *
+ * With slack_pct > 0 it trades memory for a smaller stored value: it takes
+ * the fewest hashes whose smallest array is at most slack_pct percent
+ * larger than that best one (see fewer_hashes in model.c).
  */
 #define BF_MAX_HASHES		64
 #define BF_SIZING_MARGIN	0.95
@@ -176,8 +180,9 @@ extern double bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
 								 uint32_t block_cells);
 extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint64_t max_units, uint64_t capacity,
-								  double fpr, uint64_t *ncells,
-								  uint32_t *nhashes, char *errbuf);
+								  double fpr, uint32_t slack_pct,
+								  uint64_t *ncells, uint32_t *nhashes,
+								  char *errbuf);
 
 /*
  * The array probes load each probe's lines ahead only in a filter at least

@@ -50,7 +50,7 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 	BfStatus	st;
 
 	st = bf_cells_geometry(layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0,
-						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr,
+						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr, 0,
 						   &g->nbits, &k, errbuf);
 	if (st != BF_OK)
 		return st;

@@ -36,7 +36,10 @@
  *
  * Sizing: the blocked Bloom model of bloom.c over cells (a probe fails on
  * a zero counter just as on a zero bit), 128 cells per block, so the
- * model rate at capacity is at most 0.95 * fpr.
+ * model rate at capacity is at most 0.95 * fpr; of the geometries within
+ * 10% of the smallest, the one with the fewest hashes, because its value
+ * compresses best (counting.c, COUNTING_SLACK_PCT).  The value records
+ * its geometry, so filters sized by an older release keep theirs.
  */
 #ifndef COUNTING_H
 #define COUNTING_H

@@ -268,32 +268,45 @@ sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
 	return a > b ? a : b;
 }
 
-/* best k for a given size: the rate is unimodal in k */
+/*
+ * Best k for a given size.  The rate is unimodal in k, so walk from the
+ * standard layout's optimum, ncells/n * ln 2, downhill.  A blocked layout's
+ * optimum can lie far below that one when the rate is low (at 1e-4 with
+ * 128-cell blocks, k = 10 against 22), so the walk is not bounded: a
+ * fixed window around ln 2 * ncells/n missed it there and sized such
+ * filters several times too big.
+ */
 static double
 best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 {
 	double		ideal = (double) ncells / (double) n * M_LN2;
-	uint32_t	kmin,
-				kmax;
-	double		best = 2.0;
+	uint32_t	k;
+	double		best;
 
-	kmin = ideal > 7 ? (uint32_t) (ideal - 6) : 1;
-	kmax = (uint32_t) (ideal + 3);
-	if (kmax > BF_MAX_HASHES)
-		kmax = BF_MAX_HASHES;
-	if (kmin > kmax)
-		kmin = kmax;
-	*best_k = kmin;
-	for (uint32_t k = kmin; k <= kmax; k++)
+	k = ideal < 1.0 ? 1 : ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5);
+	best = sizing_rate(n, ncells, k, block_cells);
+	while (k > 1)
 	{
-		double		r = sizing_rate(n, ncells, k, block_cells);
+		double		r = sizing_rate(n, ncells, k - 1, block_cells);
 
-		if (r < best)
+		if (!(r < best))
+			break;
+		best = r;
+		k--;
+	}
+	if (k == (ideal < 1.0 ? 1 : ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5)))
+	{
+		while (k < BF_MAX_HASHES)
 		{
+			double		r = sizing_rate(n, ncells, k + 1, block_cells);
+
+			if (!(r < best))
+				break;
 			best = r;
-			*best_k = k;
+			k++;
 		}
 	}
+	*best_k = k;
 	return best;
 }
 
@@ -308,6 +321,7 @@ typedef struct GeometryMemo
 {
 	uint32_t	block_cells;
 	uint32_t	nhashes;
+	uint32_t	slack_pct;
 	uint64_t	unit;
 	uint64_t	max_units;
 	uint64_t	capacity;
@@ -321,14 +335,14 @@ static GeometryMemo geometry_memo[GEOMETRY_MEMO_SLOTS];
 
 static GeometryMemo *
 geometry_memo_slot(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-				   uint64_t capacity, double fpr)
+				   uint64_t capacity, double fpr, uint32_t slack_pct)
 {
 	uint64_t	fbits;
 	uint64_t	x;
 
 	memcpy(&fbits, &fpr, sizeof(fbits));
 	x = bf_remix(capacity ^ bf_remix(fbits ^ bf_remix(unit ^ ((uint64_t) block_cells << 32) ^
-													 bf_remix(max_units))));
+													 bf_remix(max_units ^ ((uint64_t) slack_pct << 48)))));
 	return &geometry_memo[x % GEOMETRY_MEMO_SLOTS];
 }
 
@@ -336,17 +350,22 @@ static BfStatus cells_geometry_search(uint32_t block_cells, uint64_t unit,
 									  uint64_t max_units, uint64_t capacity,
 									  double fpr, uint64_t *ncells,
 									  uint32_t *nhashes, char *errbuf);
+static void fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+						 uint64_t capacity, double fpr, uint32_t slack_pct,
+						 uint64_t *ncells, uint32_t *nhashes);
 
 BfStatus
 bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-				  uint64_t capacity, double fpr, uint64_t *ncells,
-				  uint32_t *nhashes, char *errbuf)
+				  uint64_t capacity, double fpr, uint32_t slack_pct,
+				  uint64_t *ncells, uint32_t *nhashes, char *errbuf)
 {
-	GeometryMemo *m = geometry_memo_slot(block_cells, unit, max_units, capacity, fpr);
+	GeometryMemo *m = geometry_memo_slot(block_cells, unit, max_units, capacity,
+										 fpr, slack_pct);
 	BfStatus	st;
 
 	if (m->ncells != 0 && m->block_cells == block_cells && m->unit == unit &&
-		m->max_units == max_units && m->capacity == capacity && m->fpr == fpr)
+		m->max_units == max_units && m->capacity == capacity && m->fpr == fpr &&
+		m->slack_pct == slack_pct)
 	{
 		*ncells = m->ncells;
 		*nhashes = m->nhashes;
@@ -354,9 +373,13 @@ bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 	}
 	st = cells_geometry_search(block_cells, unit, max_units, capacity, fpr,
 							   ncells, nhashes, errbuf);
+	if (st == BF_OK && slack_pct > 0)
+		fewer_hashes(block_cells, unit, max_units, capacity, fpr, slack_pct,
+					 ncells, nhashes);
 	if (st == BF_OK)
 	{
 		m->block_cells = block_cells;
+		m->slack_pct = slack_pct;
 		m->unit = unit;
 		m->max_units = max_units;
 		m->capacity = capacity;
@@ -407,4 +430,49 @@ cells_geometry_search(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 	(void) best_rate(capacity, *ncells, block_cells, &k);
 	*nhashes = k;
 	return BF_OK;
+}
+
+/*
+ * Given the smallest geometry (*ncells, *nhashes), the fewest hashes whose
+ * own smallest array is at most slack_pct percent larger, and that array.
+ * Fewer hashes per element leave more cells at zero, and the fewer cells
+ * are set, the less there is to store: this is the trade of compressed
+ * Bloom filters (Mitzenmacher 2002), a little more memory for a value that
+ * compresses much better.  Every k tried meets the same sizing rate, so
+ * the margins hold whatever k is chosen.
+ */
+static void
+fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
+			 uint64_t capacity, double fpr, uint32_t slack_pct, uint64_t *ncells,
+			 uint32_t *nhashes)
+{
+	uint64_t	best_units = *ncells / unit;
+	uint64_t	limit = best_units + best_units * slack_pct / 100;
+
+	if (limit > max_units)
+		limit = max_units;
+
+	for (uint32_t k = 1; k < *nhashes; k++)
+	{
+		uint64_t	lo = best_units,
+					hi = limit;
+
+		/* the rate falls as the array grows, k fixed */
+		if (sizing_rate(capacity, hi * unit, k, block_cells) > fpr)
+			continue;
+		while (lo + 1 < hi)
+		{
+			uint64_t	mid = lo + (hi - lo) / 2;
+
+			if (sizing_rate(capacity, mid * unit, k, block_cells) <= fpr)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		if (sizing_rate(capacity, lo * unit, k, block_cells) <= fpr)
+			hi = lo;
+		*ncells = hi * unit;
+		*nhashes = k;
+		return;
+	}
 }

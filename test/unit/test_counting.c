@@ -369,7 +369,8 @@ test_fpr(double fpr)
 	{
 		CAP = 100000
 	};
-	uint64_t	probes = 1000000;
+	/* at least 400 expected false positives: 5% standard error */
+	uint64_t	probes = fpr >= 4e-4 ? 1000000 : (uint64_t) (400.0 / fpr);
 	CountingBloom *f = new_filter(CAP, fpr);
 	double		full,
 				half,
@@ -390,6 +391,79 @@ test_fpr(double fpr)
 	CHECK(half <= model_half * 1.3 + 3.0 * sqrt(model_half / probes),
 		  "rate %g after deleting half over the half-load model %g", half, model_half);
 	free(f);
+}
+
+/*
+ * Sizing.  Over a grid of capacities and rates the geometry must meet the
+ * rate by the model, use at most 10% (plus a block) more counters than the
+ * smallest geometry, with no more hashes than it; and from 100,000
+ * elements up, where a small filter's luck no longer adds to the margin,
+ * that smallest geometry must be within 3% (plus a block) of the smallest
+ * any k gives, found by brute force over k = 1..64 on the mean rate alone
+ * (so a lower bound).  A search for k that only looked near ln 2 * cells/element once
+ * sized 1e-4 filters at 132 counters per element instead of 34.
+ */
+static void
+test_sizing(void)
+{
+	static const uint64_t caps[] = {1000, 100000, 10000000};
+	static const double fprs[] = {0.1, 0.01, 0.001, 1e-4, 1e-5};
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+		for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
+		{
+			uint64_t	cap = caps[c];
+			double		fpr = fprs[r];
+			uint64_t	nblocks,
+						min_cells,
+						brute = UINT64_MAX;
+			uint32_t	k,
+						min_k;
+
+			CHECK(counting_geometry(cap, fpr, &nblocks, &k, NULL) == BF_OK,
+				  "no geometry for capacity %llu at %g", (unsigned long long) cap, fpr);
+			CHECK(bf_cells_geometry(COUNTING_BLOCK_CELLS, COUNTING_BLOCK_CELLS,
+									UINT64_C(1) << 40, cap, fpr, 0, &min_cells,
+									&min_k, NULL) == BF_OK, "no smallest geometry");
+			for (uint32_t kk = 1; kk <= 64; kk++)
+			{
+				uint64_t	lo = 1,
+							hi = UINT64_C(1) << 32;
+
+				while (lo < hi)
+				{
+					uint64_t	mid = lo + (hi - lo) / 2;
+
+					if (bf_model_fpr_cells(cap, mid * COUNTING_BLOCK_CELLS, kk,
+										   COUNTING_BLOCK_CELLS) <= fpr * BF_SIZING_MARGIN)
+						hi = mid;
+					else
+						lo = mid + 1;
+				}
+				if (lo * COUNTING_BLOCK_CELLS < brute)
+					brute = lo * COUNTING_BLOCK_CELLS;
+			}
+			printf("sizing %llu at %g: k=%u, %.2f counters/element (smallest: k=%u, %.2f; any k, mean only: %.2f)\n",
+				   (unsigned long long) cap, fpr, k,
+				   (double) nblocks * COUNTING_BLOCK_CELLS / cap, min_k,
+				   (double) min_cells / cap, (double) brute / cap);
+			CHECK(bf_model_fpr_cells(cap, nblocks * COUNTING_BLOCK_CELLS, k,
+									 COUNTING_BLOCK_CELLS) <= fpr * BF_SIZING_MARGIN,
+				  "capacity %llu at %g: model rate over the target",
+				  (unsigned long long) cap, fpr);
+			CHECK(nblocks * COUNTING_BLOCK_CELLS <= min_cells + min_cells / 10 + COUNTING_BLOCK_CELLS,
+				  "capacity %llu at %g: %llu counters, more than 10%% over %llu",
+				  (unsigned long long) cap, fpr,
+				  (unsigned long long) (nblocks * COUNTING_BLOCK_CELLS),
+				  (unsigned long long) min_cells);
+			CHECK(k <= min_k, "capacity %llu at %g: k=%u, more than the smallest geometry's %u",
+				  (unsigned long long) cap, fpr, k, min_k);
+			/* small filters carry the three-sd margin, which the bound lacks */
+			CHECK(cap < 100000 || min_cells <= brute + brute * 3 / 100 + COUNTING_BLOCK_CELLS,
+				  "capacity %llu at %g: smallest geometry %llu counters, but k alone allows %llu",
+				  (unsigned long long) cap, fpr, (unsigned long long) min_cells,
+				  (unsigned long long) brute);
+		}
 }
 
 /* one element added 20 times: counters stick at 15 and never come down */
@@ -503,6 +577,8 @@ main(void)
 	test_multiset_model();
 	test_fpr(0.01);
 	test_fpr(0.001);
+	test_fpr(0.0001);
+	test_sizing();
 	test_saturation();
 	test_union_and_capacity();
 	test_checker();
