@@ -14,6 +14,10 @@ SELECT fpr,
 CREATE TEMP TABLE r AS
 	SELECT fpr, counting_bloom_agg(x, 100000, fpr) AS f
 	  FROM unnest(ARRAY[0.01, 0.001]::float8[]) fpr, generate_series(1, 100000) x GROUP BY fpr;
+-- stored (TOASTed, so compressed by pglz) at capacity: bytes per element
+SELECT fpr, round(pg_column_size(f)::numeric / 100000, 3) AS counting_stored_bytes_per_elem,
+       round(pg_column_size(f)::numeric / (counting_bloom_info(f)->>'bytes')::numeric, 3) AS of_memory
+  FROM r ORDER BY fpr DESC;
 -- one filter per subquery: probing two filters row by row in turn would
 -- detoast a 5 MB value on every call
 CREATE TEMP TABLE m AS
