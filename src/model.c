@@ -280,11 +280,11 @@ static double
 best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 {
 	double		ideal = (double) ncells / (double) n * M_LN2;
-	uint32_t	k;
-	double		best;
+	uint32_t	start = ideal < 1.0 ? 1 :
+		ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5);
+	uint32_t	k = start;
+	double		best = sizing_rate(n, ncells, k, block_cells);
 
-	k = ideal < 1.0 ? 1 : ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5);
-	best = sizing_rate(n, ncells, k, block_cells);
 	while (k > 1)
 	{
 		double		r = sizing_rate(n, ncells, k - 1, block_cells);
@@ -294,7 +294,7 @@ best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 		best = r;
 		k--;
 	}
-	if (k == (ideal < 1.0 ? 1 : ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5)))
+	if (k == start)
 	{
 		while (k < BF_MAX_HASHES)
 		{
