@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "unit.h"
+#include "sizing_brute.h"
 
 /* a filter in a malloc'd buffer, grown like the SQL layer grows it */
 typedef struct TFilter
@@ -705,51 +706,40 @@ test_unchecked_build(void)
 }
 
 /*
- * Sizing against brute force: from 100,000 elements up (where the margin
- * for a small filter's luck is negligible) a stage's size must be within
- * 3% (plus a unit) of the smallest any k = 1..64 allows on the mean rate
- * alone, for both layouts, down to a rate of 1e-6.  The search for k once
- * looked only near ln 2 * bits/element, which is too high for blocks at
- * low rates: 1e-6 sized 41 bits per element instead of 39.
+ * Sizing against brute force: a stage's size must be exactly the smallest
+ * that any k = 1..64 allows under the sizing rate (sizing_brute.h), for
+ * both layouts, small and large capacities, rates down to 1e-8.  The
+ * search for k once looked only near ln 2 * bits/element, which is too
+ * high for blocks at low rates: 1e-6 sized 41 bits per element instead of
+ * 39.
  */
 static void
-test_sizing_near_brute_force(void)
+test_sizing_matches_brute_force(void)
 {
-	static const double fprs[] = {0.1, 0.01, 1e-3, 1e-4, 1e-5, 1e-6};
-	uint64_t	cap = 1000000;
+	static const double fprs[] = {0.1, 0.01, 1e-3, 1e-4, 1e-6, 1e-8};
+	static const uint64_t caps[] = {1000, 1000000};
 
 	for (int layout = BLOOM_LAYOUT_STANDARD; layout <= BLOOM_LAYOUT_BLOCKED; layout++)
-		for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
-		{
-			uint32_t	cells = layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0;
-			uint64_t	unit = layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 64;
-			uint64_t	brute = UINT64_MAX;
-			BloomGeometry g;
-
-			CHECK(bloom_geometry(layout, cap, fprs[r], &g, NULL) == BF_OK);
-			for (uint32_t k = 1; k <= 64; k++)
+		for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+			for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
 			{
-				uint64_t	lo = 1,
-							hi = UINT64_C(1) << 32;
+				uint32_t	cells = layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0;
+				uint64_t	unit = layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 64;
+				uint64_t	brute;
+				BloomGeometry g;
 
-				while (lo < hi)
-				{
-					uint64_t	mid = lo + (hi - lo) / 2;
-
-					if (bf_model_fpr_cells(cap, mid * unit, k, cells) <= fprs[r] * BF_SIZING_MARGIN)
-						hi = mid;
-					else
-						lo = mid + 1;
-				}
-				if (lo * unit < brute)
-					brute = lo * unit;
+				CHECK(bloom_geometry(layout, caps[c], fprs[r], &g, NULL) == BF_OK);
+				/* no k needs more than 4x the size found: bound the bisection */
+				brute = brute_smallest_cells(caps[c], fprs[r], cells, unit,
+											 4 * g.nbits / unit);
+				CHECK_MSG(g.nbits == brute,
+						  "layout %d, capacity %llu at %g: %llu bits, brute force %llu",
+						  layout, (unsigned long long) caps[c], fprs[r],
+						  (unsigned long long) g.nbits, (unsigned long long) brute);
+				CHECK_MSG(bloom_model_fpr(layout, caps[c], g.nbits, g.nhashes) <= fprs[r] * BF_SIZING_MARGIN,
+						  "layout %d, capacity %llu at %g: model rate over the target",
+						  layout, (unsigned long long) caps[c], fprs[r]);
 			}
-			CHECK_MSG(g.nbits <= brute + brute * 3 / 100 + unit,
-					  "layout %d at %g: %llu bits, brute force %llu", layout, fprs[r],
-					  (unsigned long long) g.nbits, (unsigned long long) brute);
-			CHECK_MSG(bloom_model_fpr(layout, cap, g.nbits, g.nhashes) <= fprs[r] * BF_SIZING_MARGIN,
-					  "layout %d at %g: model rate over the target", layout, fprs[r]);
-		}
 }
 
 int
@@ -758,7 +748,7 @@ main(void)
 	RUN(test_hash_stable);
 	RUN(test_base64);
 	RUN(test_too_large);
-	RUN(test_sizing_near_brute_force);
+	RUN(test_sizing_matches_brute_force);
 	RUN(test_no_false_negatives_blocked);
 	RUN(test_no_false_negatives_standard);
 	RUN(test_duplicates_do_not_grow);

@@ -18,6 +18,7 @@
 
 #include "bfcore.h"
 #include "counting.h"
+#include "sizing_brute.h"
 
 static int	failures = 0;
 
@@ -396,12 +397,12 @@ test_fpr(double fpr)
 /*
  * Sizing.  Over a grid of capacities and rates the geometry must meet the
  * rate by the model, use at most 10% (plus a block) more counters than the
- * smallest geometry, with no more hashes than it; and from 100,000
- * elements up, where a small filter's luck no longer adds to the margin,
- * that smallest geometry must be within 3% (plus a block) of the smallest
- * any k gives, found by brute force over k = 1..64 on the mean rate alone
- * (so a lower bound).  A search for k that only looked near ln 2 * cells/element once
- * sized 1e-4 filters at 132 counters per element instead of 34.
+ * smallest geometry, with no more hashes than it, and be the least k whose
+ * own smallest size is within that 10%, at that size; and the smallest
+ * geometry must be exactly the smallest any k = 1..64 allows under the
+ * sizing rate (sizing_brute.h).  A search for k that only looked near
+ * ln 2 * cells/element once sized 1e-4 filters at 132 counters per
+ * element instead of 34.
  */
 static void
 test_sizing(void)
@@ -416,7 +417,7 @@ test_sizing(void)
 			double		fpr = fprs[r];
 			uint64_t	nblocks,
 						min_cells,
-						brute = UINT64_MAX;
+						brute;
 			uint32_t	k,
 						min_k;
 
@@ -425,25 +426,11 @@ test_sizing(void)
 			CHECK(bf_cells_geometry(COUNTING_BLOCK_CELLS, COUNTING_BLOCK_CELLS,
 									UINT64_C(1) << 40, cap, fpr, 0, &min_cells,
 									&min_k, NULL) == BF_OK, "no smallest geometry");
-			for (uint32_t kk = 1; kk <= 64; kk++)
-			{
-				uint64_t	lo = 1,
-							hi = UINT64_C(1) << 32;
-
-				while (lo < hi)
-				{
-					uint64_t	mid = lo + (hi - lo) / 2;
-
-					if (bf_model_fpr_cells(cap, mid * COUNTING_BLOCK_CELLS, kk,
-										   COUNTING_BLOCK_CELLS) <= fpr * BF_SIZING_MARGIN)
-						hi = mid;
-					else
-						lo = mid + 1;
-				}
-				if (lo * COUNTING_BLOCK_CELLS < brute)
-					brute = lo * COUNTING_BLOCK_CELLS;
-			}
-			printf("sizing %llu at %g: k=%u, %.2f counters/element (smallest: k=%u, %.2f; any k, mean only: %.2f)\n",
+			/* no k needs more than 4x the smallest: bound the bisection */
+			brute = brute_smallest_cells(cap, fpr, COUNTING_BLOCK_CELLS,
+										 COUNTING_BLOCK_CELLS,
+										 4 * min_cells / COUNTING_BLOCK_CELLS);
+			printf("sizing %llu at %g: k=%u, %.2f counters/element (smallest: k=%u, %.2f; brute force %.2f)\n",
 				   (unsigned long long) cap, fpr, k,
 				   (double) nblocks * COUNTING_BLOCK_CELLS / cap, min_k,
 				   (double) min_cells / cap, (double) brute / cap);
@@ -458,9 +445,24 @@ test_sizing(void)
 				  (unsigned long long) min_cells);
 			CHECK(k <= min_k, "capacity %llu at %g: k=%u, more than the smallest geometry's %u",
 				  (unsigned long long) cap, fpr, k, min_k);
-			/* small filters carry the three-sd margin, which the bound lacks */
-			CHECK(cap < 100000 || min_cells <= brute + brute * 3 / 100 + COUNTING_BLOCK_CELLS,
-				  "capacity %llu at %g: smallest geometry %llu counters, but k alone allows %llu",
+			/* the fewer-hashes choice: the least k within 10%, at its own smallest size */
+			for (uint32_t kk = 1; kk <= min_k; kk++)
+			{
+				uint64_t	units = min_cells / COUNTING_BLOCK_CELLS;
+				uint64_t	ck = brute_smallest_cells_k(cap, fpr, kk, COUNTING_BLOCK_CELLS,
+														COUNTING_BLOCK_CELLS,
+														units + units / 10);
+
+				if (ck == 0)
+					continue;
+				CHECK(kk == k && ck == nblocks * COUNTING_BLOCK_CELLS,
+					  "capacity %llu at %g: k=%u in %llu blocks, but brute force takes k=%u in %llu",
+					  (unsigned long long) cap, fpr, k, (unsigned long long) nblocks,
+					  kk, (unsigned long long) (ck / COUNTING_BLOCK_CELLS));
+				break;
+			}
+			CHECK(min_cells == brute,
+				  "capacity %llu at %g: smallest geometry %llu counters, but brute force finds %llu",
 				  (unsigned long long) cap, fpr, (unsigned long long) min_cells,
 				  (unsigned long long) brute);
 		}

@@ -1,0 +1,71 @@
+/*
+ * sizing_brute.h
+ *		The smallest array any k allows, found by brute force, for the unit
+ *		tests of the size search (model.c's bf_cells_geometry).
+ *
+ * The rate compared with the target is the one model.c's sizing uses:
+ * the expected rate over BF_SIZING_MARGIN, or the rate three standard
+ * deviations up over BF_FILL_MARGIN, whichever is larger.  For every
+ * k = 1..64 a bisection finds the fewest units (unit cells each, at most
+ * max_units) that meet it (brute_smallest_cells_k); brute_smallest_cells
+ * is the least over k, in cells, or 0 if no k fits.  Slow (thousands of
+ * model evaluations): tests only.
+ */
+#ifndef SIZING_BRUTE_H
+#define SIZING_BRUTE_H
+
+#include "bfcore.h"
+
+static inline double
+brute_sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+{
+	double		mean,
+				sd,
+				a,
+				b;
+
+	bf_model_rate_cells(n, ncells, k, block_cells, &mean, &sd);
+	a = mean / BF_SIZING_MARGIN;
+	b = (mean + 3.0 * sd) / BF_FILL_MARGIN;
+	return a > b ? a : b;
+}
+
+/* the fewest cells (whole units, at most max_units) meeting fpr with k, 0 if none */
+static inline uint64_t
+brute_smallest_cells_k(uint64_t n, double fpr, uint32_t k, uint32_t block_cells,
+					   uint64_t unit, uint64_t max_units)
+{
+	uint64_t	lo = 1,
+				hi = max_units;
+
+	if (brute_sizing_rate(n, hi * unit, k, block_cells) > fpr)
+		return 0;
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (brute_sizing_rate(n, mid * unit, k, block_cells) <= fpr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo * unit;
+}
+
+static inline uint64_t
+brute_smallest_cells(uint64_t n, double fpr, uint32_t block_cells, uint64_t unit,
+					 uint64_t max_units)
+{
+	uint64_t	best = 0;
+
+	for (uint32_t k = 1; k <= 64; k++)
+	{
+		uint64_t	c = brute_smallest_cells_k(n, fpr, k, block_cells, unit, max_units);
+
+		if (c != 0 && (best == 0 || c < best))
+			best = c;
+	}
+	return best;
+}
+
+#endif							/* SIZING_BRUTE_H */
