@@ -178,6 +178,9 @@ extern void bf_model_rate_cells(uint64_t n, uint64_t ncells, uint32_t k,
 								uint32_t block_cells, double *mean, double *sd);
 extern double bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
 								 uint32_t block_cells);
+/* what the size search compares with fpr: the larger of the two margins' rates */
+extern double bf_sizing_rate(uint64_t n, uint64_t ncells, uint32_t k,
+							 uint32_t block_cells);
 extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint64_t max_units, uint64_t capacity,
 								  double fpr, uint32_t slack_pct,

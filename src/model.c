@@ -254,8 +254,8 @@ bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells
  * margin, so that a filter fed its capacity reaches it before it is full
  * in all but about one case in a thousand.
  */
-static double
-sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
+double
+bf_sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
 {
 	double		mean,
 				sd,
@@ -283,11 +283,11 @@ best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 	uint32_t	start = ideal < 1.0 ? 1 :
 		ideal >= BF_MAX_HASHES ? BF_MAX_HASHES : (uint32_t) (ideal + 0.5);
 	uint32_t	k = start;
-	double		best = sizing_rate(n, ncells, k, block_cells);
+	double		best = bf_sizing_rate(n, ncells, k, block_cells);
 
 	while (k > 1)
 	{
-		double		r = sizing_rate(n, ncells, k - 1, block_cells);
+		double		r = bf_sizing_rate(n, ncells, k - 1, block_cells);
 
 		if (!(r < best))
 			break;
@@ -298,7 +298,7 @@ best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 	{
 		while (k < BF_MAX_HASHES)
 		{
-			double		r = sizing_rate(n, ncells, k + 1, block_cells);
+			double		r = bf_sizing_rate(n, ncells, k + 1, block_cells);
 
 			if (!(r < best))
 				break;
@@ -458,18 +458,18 @@ fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 					hi = limit;
 
 		/* the rate falls as the array grows, k fixed */
-		if (sizing_rate(capacity, hi * unit, k, block_cells) > fpr)
+		if (bf_sizing_rate(capacity, hi * unit, k, block_cells) > fpr)
 			continue;
 		while (lo + 1 < hi)
 		{
 			uint64_t	mid = lo + (hi - lo) / 2;
 
-			if (sizing_rate(capacity, mid * unit, k, block_cells) <= fpr)
+			if (bf_sizing_rate(capacity, mid * unit, k, block_cells) <= fpr)
 				hi = mid;
 			else
 				lo = mid;
 		}
-		if (sizing_rate(capacity, lo * unit, k, block_cells) <= fpr)
+		if (bf_sizing_rate(capacity, lo * unit, k, block_cells) <= fpr)
 			hi = lo;
 		*ncells = hi * unit;
 		*nhashes = k;

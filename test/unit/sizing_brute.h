@@ -3,9 +3,8 @@
  *		The smallest array any k allows, found by brute force, for the unit
  *		tests of the size search (model.c's bf_cells_geometry).
  *
- * The rate compared with the target is the one model.c's sizing uses:
- * the expected rate over BF_SIZING_MARGIN, or the rate three standard
- * deviations up over BF_FILL_MARGIN, whichever is larger.  For every
+ * The rate compared with the target is the one the search uses
+ * (bf_sizing_rate), so these check the search, not the model.  For every
  * k = 1..64 a bisection finds the fewest units (unit cells each, at most
  * max_units) that meet it (brute_smallest_cells_k); brute_smallest_cells
  * is the least over k, in cells, or 0 if no k fits.  Slow (thousands of
@@ -16,20 +15,6 @@
 
 #include "bfcore.h"
 
-static inline double
-brute_sizing_rate(uint64_t n, uint64_t ncells, uint32_t k, uint32_t block_cells)
-{
-	double		mean,
-				sd,
-				a,
-				b;
-
-	bf_model_rate_cells(n, ncells, k, block_cells, &mean, &sd);
-	a = mean / BF_SIZING_MARGIN;
-	b = (mean + 3.0 * sd) / BF_FILL_MARGIN;
-	return a > b ? a : b;
-}
-
 /* the fewest cells (whole units, at most max_units) meeting fpr with k, 0 if none */
 static inline uint64_t
 brute_smallest_cells_k(uint64_t n, double fpr, uint32_t k, uint32_t block_cells,
@@ -38,13 +23,13 @@ brute_smallest_cells_k(uint64_t n, double fpr, uint32_t k, uint32_t block_cells,
 	uint64_t	lo = 1,
 				hi = max_units;
 
-	if (brute_sizing_rate(n, hi * unit, k, block_cells) > fpr)
+	if (bf_sizing_rate(n, hi * unit, k, block_cells) > fpr)
 		return 0;
 	while (lo < hi)
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (brute_sizing_rate(n, mid * unit, k, block_cells) <= fpr)
+		if (bf_sizing_rate(n, mid * unit, k, block_cells) <= fpr)
 			hi = mid;
 		else
 			lo = mid + 1;
