@@ -67,6 +67,9 @@ read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
 	echo "== C core (bench/micro.c) =="
 	bash bench/micro.sh "$scale"
 	echo
+	echo "== countingbloom: stored size by number of hashes (bench/counting_k.c) =="
+	bash bench/counting_k.sh
+	echo
 	echo "== false-positive rate (bench/fpr.c, plotted in bench/fpr.png) =="
 	bash bench/fpr.sh "$scale"
 	echo

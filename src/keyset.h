@@ -57,6 +57,10 @@ extern void keyset_init(void *buf, uint64_t nslots, BfKind target, int layout,
 
 /* true if adding one more hash would overload the table: grow first */
 extern bool keyset_needs_grow(const KeySet *ks);
+/* slots needed to hold count hashes under the load limit */
+extern uint64_t keyset_slots_for(uint64_t count);
+/* slots a full keyset grows to (at least; round up to a power of two) */
+extern uint64_t keyset_grow_slots(const KeySet *ks);
 extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
 
 /* returns true if h was new */

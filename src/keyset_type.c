@@ -45,42 +45,6 @@ keyset_resized(const KeySet *ks, uint64 min_slots, MemoryContext cxt, void **all
 	return nks;
 }
 
-/* slots needed to hold count hashes under the load limit */
-static uint64
-slots_for(uint64 count)
-{
-	return (count * KEYSET_MAX_LOAD_DEN) / KEYSET_MAX_LOAD_NUM + 1;
-}
-
-/*
- * How many slots a full keyset grows to.  Doubling, unless the aggregate
- * was given a capacity and a quarter of it is already in: then straight to
- * the table that capacity needs (it can never need more without failing
- * the capacity check), instead of doubling two or three more times.  Each
- * doubling allocates and clears a new table and rehashes everything into
- * it; for 2M distinct inputs into a capacity of 2M that is about half the
- * keyset's time.  The table is then at most 4-8x what the inputs so far
- * need, and never more than the declared capacity needs.
- */
-static uint64
-grow_target(const KeySet *ks)
-{
-	uint64		next = ks->nslots * 2;
-	uint64		stored = ks->count - ks->has_zero;
-
-	if (ks->capacity > 0 && stored >= ks->capacity / 4 &&
-		ks->capacity <= KEYSET_MAX_COUNT)
-	{
-		uint64		want = slots_for(ks->capacity);
-
-		if (want > KEYSET_MAX_SLOTS)
-			want = KEYSET_MAX_SLOTS;
-		if (want > next)
-			next = want;
-	}
-	return next;
-}
-
 /*
  * Apply a pending state's queued hashes to its keyset in arrival order,
  * with the same grow decisions as one at a time (grow only when a new hash
@@ -104,7 +68,7 @@ keyset_flush(PgbfPending *p)
 		n -= done;
 		if (n == 0)
 			break;
-		ks = keyset_resized(ks, grow_target(ks), p->hdr.eoh_context, &alloc);
+		ks = keyset_resized(ks, keyset_grow_slots(ks), p->hdr.eoh_context, &alloc);
 		pgbf_pending_set_flat(p, (struct varlena *) ks, alloc);
 	}
 	p->npending = 0;
@@ -197,7 +161,7 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s", errbuf)));
-	need = slots_for(a->count + b->count);
+	need = keyset_slots_for(a->count + b->count);
 	if (need > a->nslots)
 		a = keyset_resized(a, need, CurrentMemoryContext, NULL);
 	if (b->has_zero)

@@ -458,10 +458,76 @@ test_max_count(void)
 	CHECK(keyset_size_for_slots(KEYSET_MAX_SLOTS) < BF_MAX_VALUE_BYTES);
 }
 
+/*
+ * The grow policy: doubling without a capacity, or before a quarter of it
+ * is in; from there straight to the table the capacity needs (a power of
+ * two at least keyset_slots_for(capacity) once rounded); never for a
+ * capacity no keyset can hold.  Then a sized build through the policy
+ * keeps every hash and grows once past the quarter.
+ */
+static void
+test_grow_policy(void)
+{
+	TKeySet		t = tk_new(1024);
+	uint64_t	state = 7;
+	int			grows = 0;
+
+	/* no capacity: doubling */
+	t.ks->count = 700;
+	CHECK(keyset_grow_slots(t.ks) == 2048);
+	/* capacity 100000: doubling under 25000, then its table */
+	t.ks->capacity = 100000;
+	CHECK(keyset_grow_slots(t.ks) == 2048);
+	t.ks->count = 24999;
+	CHECK(keyset_grow_slots(t.ks) == 2048);
+	t.ks->count = 25000;
+	CHECK(keyset_grow_slots(t.ks) == keyset_slots_for(100000));
+	CHECK(keyset_slots_for(100000) * KEYSET_MAX_LOAD_NUM >= 100000 * KEYSET_MAX_LOAD_DEN);
+	/* a capacity beyond any keyset: doubling */
+	t.ks->capacity = KEYSET_MAX_COUNT + 1;
+	t.ks->count = KEYSET_MAX_COUNT / 2;
+	CHECK(keyset_grow_slots(t.ks) == 2048);
+	free(t.ks);
+
+	/* a sized build of 100000 distinct hashes, growing by the policy */
+	t = tk_new(16);
+	t.ks->capacity = 100000;
+	for (int i = 0; i < 100000; i++)
+	{
+		uint64_t	h = unit_rand(&state);
+
+		if (h != 0 && keyset_needs_grow(t.ks) && !keyset_contains(t.ks, h))
+		{
+			uint64_t	want = keyset_grow_slots(t.ks),
+						nslots = t.ks->nslots;
+			TKeySet		n;
+
+			while (nslots < want)
+				nslots *= 2;
+			n = tk_new(nslots);
+			n.ks->capacity = t.ks->capacity;
+			keyset_rehash_into(t.ks, n.ks);
+			free(t.ks);
+			t = n;
+			grows++;
+		}
+		CHECK(keyset_add(t.ks, h));
+	}
+	CHECK(t.ks->count == 100000);
+	/* 16 -> ... -> 65536 doubling (12 grows; 32768 fills at 22937, under a quarter), then once to 262144 */
+	CHECK_MSG(t.ks->nslots == 262144 && grows == 13, "%llu slots after %d grows",
+			  (unsigned long long) t.ks->nslots, grows);
+	state = 7;
+	for (int i = 0; i < 100000; i++)
+		CHECK(keyset_contains(t.ks, unit_rand(&state)));
+	free(t.ks);
+}
+
 int
 main(void)
 {
 	RUN(test_max_count);
+	RUN(test_grow_policy);
 	RUN(test_exact_count_through_growth);
 	RUN(test_add_many_same_bytes);
 	RUN(test_next_batch);

@@ -20,8 +20,19 @@ for agg in 'bloom_agg(url, 100, 0.01)' 'bloom_agg(url)' 'counting_bloom_agg(url)
 done
 "$PG_BINDIR/psql" -X -q -d postgres -c "DROP DATABASE bloomfilter_bench_smoke"
 bash bench/micro.sh 0.001 >"$out" 2>&1 || { cat "$out"; exit 1; }
-grep -q '^blocked   hit dep' "$out" && grep -q '^standard  miss indep' "$out" ||
+grep -q '^blocked   hit dep' "$out" && grep -q '^standard  miss indep' "$out" &&
+	grep -q '^  capacity n: jump at n/4' "$out" ||
 	{ cat "$out"; echo "microbenchmark output incomplete"; exit 1; }
+# countingbloom's choice of k: it must store smaller than the smallest geometry
+bash bench/counting_k.sh 20000 0.01 >"$out" 2>&1 || { cat "$out"; exit 1; }
+if grep -q 'counting_k skipped' "$out"; then
+	echo "bench smoke: counting_k skipped (no libpgcommon.a)"
+else
+	awk '/<- counting_new_size/ { chosen = $4 } / smallest/ { smallest = $4 }
+		END { if (chosen == "" || smallest == "" || chosen + 0 >= smallest + 0) {
+			print "counting_k: chosen geometry stores " chosen " B/element, smallest " smallest; exit 1 } }' "$out" ||
+		{ cat "$out"; exit 1; }
+fi
 bash bench/fpr.sh 0.02 >"$out" 2>&1 || { cat "$out"; exit 1; }
 # every measured rate within a factor 3 of the model (20k probes: loose)
 awk -F'\t' '$1 ~ /^bloom_/ && $2 != "target" && $5 > 3 * $6 + 0.002 { print "fpr too high:", $0; bad = 1 }
