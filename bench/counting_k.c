@@ -26,39 +26,6 @@ extern const PGLZ_Strategy *const PGLZ_strategy_default;
 extern int32_t pglz_compress(const char *source, int32_t slen, char *dest,
 							 const PGLZ_Strategy *strategy);
 
-static uint64_t rng_state = UINT64_C(0x5eed);
-
-static uint64_t
-rng(void)
-{
-	uint64_t	z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-	return z ^ (z >> 31);
-}
-
-/* smallest number of blocks meeting fpr with k hashes, 0 if over 4x limit */
-static uint64_t
-blocks_for_k(uint64_t n, double fpr, uint32_t k, uint64_t limit)
-{
-	uint64_t	lo = 1,
-				hi = limit;
-
-	if (bf_sizing_rate(n, hi * COUNTING_BLOCK_CELLS, k, COUNTING_BLOCK_CELLS) > fpr)
-		return 0;
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (bf_sizing_rate(n, mid * COUNTING_BLOCK_CELLS, k, COUNTING_BLOCK_CELLS) <= fpr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -84,15 +51,17 @@ main(int argc, char **argv)
 		return 1;
 	}
 	best_blocks = best_cells / COUNTING_BLOCK_CELLS;
+	/* distinct, uniform: the core's bijective mixer over a counter */
 	for (uint64_t i = 0; i < n; i++)
-		h[i] = rng();
+		h[i] = bf_remix(i + UINT64_C(0x5eed));
 	printf("countingbloom, capacity %llu at %g, filled to capacity with random hashes\n",
 		   (unsigned long long) n, fpr);
 	printf("%3s %10s %12s %12s %12s %12s  %s\n", "k", "counters/e", "memory B/e",
 		   "pglz B/e", "stored/mem", "entropy b/e", "");
 	for (uint32_t k = 1; k <= best_k + 2; k++)
 	{
-		uint64_t	nb = blocks_for_k(n, fpr, k, 4 * best_blocks);
+		uint64_t	nb = bf_smallest_units_k(n, fpr, k, COUNTING_BLOCK_CELLS,
+											 COUNTING_BLOCK_CELLS, 1, 4 * best_blocks);
 		size_t		size;
 		CountingBloom *f;
 		char	   *dst;

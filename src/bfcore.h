@@ -181,6 +181,10 @@ extern double bf_model_fpr_cells(uint64_t n, uint64_t ncells, uint32_t k,
 /* what the size search compares with fpr: the larger of the two margins' rates */
 extern double bf_sizing_rate(uint64_t n, uint64_t ncells, uint32_t k,
 							 uint32_t block_cells);
+/* the fewest units in lo .. hi meeting fpr with k hashes, 0 if none */
+extern uint64_t bf_smallest_units_k(uint64_t n, double fpr, uint32_t k,
+									uint32_t block_cells, uint64_t unit,
+									uint64_t lo, uint64_t hi);
 extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint64_t max_units, uint64_t capacity,
 								  double fpr, uint32_t slack_pct,

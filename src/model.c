@@ -454,25 +454,38 @@ fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 
 	for (uint32_t k = 1; k < *nhashes; k++)
 	{
-		uint64_t	lo = best_units,
-					hi = limit;
+		uint64_t	units = bf_smallest_units_k(capacity, fpr, k, block_cells, unit,
+												best_units, limit);
 
-		/* the rate falls as the array grows, k fixed */
-		if (bf_sizing_rate(capacity, hi * unit, k, block_cells) > fpr)
-			continue;
-		while (lo + 1 < hi)
+		if (units != 0)
 		{
-			uint64_t	mid = lo + (hi - lo) / 2;
-
-			if (bf_sizing_rate(capacity, mid * unit, k, block_cells) <= fpr)
-				hi = mid;
-			else
-				lo = mid;
+			*ncells = units * unit;
+			*nhashes = k;
+			return;
 		}
-		if (bf_sizing_rate(capacity, lo * unit, k, block_cells) <= fpr)
-			hi = lo;
-		*ncells = hi * unit;
-		*nhashes = k;
-		return;
 	}
+}
+
+/*
+ * The fewest units in lo .. hi (each unit cells) meeting fpr with k
+ * hashes, or 0 if hi does not: the rate falls as the array grows, k fixed.
+ */
+uint64_t
+bf_smallest_units_k(uint64_t n, double fpr, uint32_t k, uint32_t block_cells,
+					uint64_t unit, uint64_t lo, uint64_t hi)
+{
+	if (lo < 1)
+		lo = 1;
+	if (hi < lo || bf_sizing_rate(n, hi * unit, k, block_cells) > fpr)
+		return 0;
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (bf_sizing_rate(n, mid * unit, k, block_cells) <= fpr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
 }

@@ -15,26 +15,17 @@
 
 #include "bfcore.h"
 
-/* the fewest cells (whole units, at most max_units) meeting fpr with k, 0 if none */
+/*
+ * The fewest cells (whole units, at most max_units) meeting fpr with k, 0
+ * if none: the core's bisection for one k (bf_smallest_units_k), which
+ * the size search itself does not use for its smallest geometry, so the
+ * two still check each other.
+ */
 static inline uint64_t
 brute_smallest_cells_k(uint64_t n, double fpr, uint32_t k, uint32_t block_cells,
 					   uint64_t unit, uint64_t max_units)
 {
-	uint64_t	lo = 1,
-				hi = max_units;
-
-	if (bf_sizing_rate(n, hi * unit, k, block_cells) > fpr)
-		return 0;
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (bf_sizing_rate(n, mid * unit, k, block_cells) <= fpr)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo * unit;
+	return bf_smallest_units_k(n, fpr, k, block_cells, unit, 1, max_units) * unit;
 }
 
 static inline uint64_t
