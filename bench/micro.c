@@ -476,7 +476,8 @@ keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *grows)
 	static char scan[32768];
 	uint64_t	nslots = KEYSET_MIN_SLOTS;
 	KeySet	   *ks = aligned_buf(keyset_size_for_slots(nslots));
-	double		t0 = now_ns();
+	double		t0 = now_ns(),
+				ns;
 
 	keyset_init(ks, nslots, BF_KIND_COUNTING, 1, 0.01, capacity, 0);
 	*grows = 0;
@@ -488,11 +489,9 @@ keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *grows)
 		memset(scan, (int) b, sizeof(scan));
 		while ((done += keyset_add_many(ks, h + b + done, m - done)) < m)
 		{
-			uint64_t	want = keyset_grow_slots(ks);
 			KeySet	   *nks;
 
-			while (nslots < want)
-				nslots *= 2;
+			nslots = keyset_grow_slots(ks);
 			nks = aligned_buf(keyset_size_for_slots(nslots));
 			keyset_init(nks, nslots, BF_KIND_COUNTING, 1, 0.01, capacity, 0);
 			keyset_rehash_into(ks, nks);
@@ -501,14 +500,14 @@ keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *grows)
 			(*grows)++;
 		}
 	}
-	t0 = (now_ns() - t0) / (double) n;
+	ns = (now_ns() - t0) / (double) n;
 	if (ks->count != n)
 	{
 		fprintf(stderr, "keyset lost hashes: the core is broken\n");
 		exit(1);
 	}
 	free_buf(ks);
-	return t0;
+	return ns;
 }
 
 static void

@@ -76,10 +76,8 @@ keyset_grow_slots(const KeySet *ks)
 	{
 		uint64_t	want = keyset_slots_for(ks->capacity);
 
-		if (want > KEYSET_MAX_SLOTS)
-			want = KEYSET_MAX_SLOTS;
-		if (want > next)
-			next = want;
+		while (next < want && next < KEYSET_MAX_SLOTS)
+			next *= 2;
 	}
 	return next;
 }

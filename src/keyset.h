@@ -59,7 +59,7 @@ extern void keyset_init(void *buf, uint64_t nslots, BfKind target, int layout,
 extern bool keyset_needs_grow(const KeySet *ks);
 /* slots needed to hold count hashes under the load limit */
 extern uint64_t keyset_slots_for(uint64_t count);
-/* slots a full keyset grows to (at least; round up to a power of two) */
+/* slots (a power of two) a full keyset grows to */
 extern uint64_t keyset_grow_slots(const KeySet *ks);
 extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
 
