@@ -69,3 +69,16 @@ CREATE AGGREGATE keyset_merge(bloom_keyset) (SFUNC = bloom_keyset_combine, STYPE
 SELECT bytea(keyset_merge(ks::text::bloom_keyset)) = (SELECT bytea(bloom_agg(url)) FROM par WHERE i <= 30000) AS merged_identical
 FROM states;
 SELECT err($$SELECT bloom_keyset_combine(ks, ks) FROM states$$);
+-- a state is its set of distinct hashes, in ascending order: the same
+-- bytes whatever order the rows came in and however they were split
+SELECT (SELECT keyset_state(url ORDER BY i) FROM par WHERE i <= 5000)::text
+     = (SELECT keyset_state(url ORDER BY i DESC) FROM par WHERE i <= 5000)::text AS state_independent_of_order;
+CREATE AGGREGATE keyset_union_states(bloom_keyset) (SFUNC = bloom_keyset_combine, STYPE = bloom_keyset);
+SELECT (SELECT keyset_union_states(ks) FROM states)::text
+     = (SELECT keyset_state(url) FROM par WHERE i <= 30000)::text AS combined_state_identical;
+-- hashes out of order, or one repeated: refused (a repeat would be counted
+-- twice and size the filter for more than went in)
+SELECT err(format('SELECT %L::bloom_keyset', translate(encode(overlay(decode(ks::text, 'base64') PLACING '\xffffffffffffffff'::bytea FROM 53), 'base64'), E'\n', '')))
+FROM states WHERE part = 0;
+SELECT err(format('SELECT %L::bloom_keyset', translate(encode(overlay(decode(ks::text, 'base64') PLACING substr(decode(ks::text, 'base64'), 61, 8) FROM 53), 'base64'), E'\n', '')))
+FROM states WHERE part = 0;

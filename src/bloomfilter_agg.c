@@ -187,24 +187,24 @@ bloom_combine_final(PG_FUNCTION_ARGS)
 
 /* build the filter of bloom_agg(x [, fpr]) from its distinct hashes */
 /*
- * Add a keyset's hashes to f in slot order: with bloom_set_unchecked, or
- * one by one (the filter may grow, and move: the result is the filter).
- * Slots hold hashes in about ascending order and a block is chosen by the
- * top bits, so this walks the filter nearly sequentially.
+ * Add a keyset's hashes to f in ascending order: with bloom_set_unchecked,
+ * or one by one (the filter may grow, and move: the result is the
+ * filter).  A block is chosen by the top bits, so ascending hashes walk
+ * the filter sequentially.
  */
+#define KEYSET_BATCH 1024
+
 static BloomFilter *
 bloom_from_keyset(BloomFilter *f, const KeySet *ks, bool unchecked)
 {
-	uint64		batch[256];
-	uint64		pos = 0;
-	size_t		n;
-
-	while ((n = keyset_next_batch(ks, &pos, batch, lengthof(batch))) > 0)
+	for (uint64 i = 0; i < ks->count; i += KEYSET_BATCH)
 	{
+		size_t		n = Min(ks->count - i, KEYSET_BATCH);
+
 		if (unchecked)
-			bloom_set_unchecked(f, batch, n);
+			bloom_set_unchecked(f, ks->hashes + i, n);
 		else
-			f = pgbf_bloom_add_many(f, batch, n, CurrentMemoryContext, true);
+			f = pgbf_bloom_add_many(f, ks->hashes + i, n, CurrentMemoryContext, true);
 	}
 	return f;
 }

@@ -262,22 +262,18 @@ counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
 
 /*
- * Add every hash of ks (capacity checked by the caller).  The occupied
- * slots are gathered into batches for counting_add_hashes, which loads
- * blocks ahead of the adds; one call per hash would leave each add to
- * wait for its own cache miss.
+ * Add every hash of ks (capacity checked by the caller), in ascending
+ * order: a block is chosen by the top bits, so the adds walk the counters
+ * sequentially.  In batches for counting_add_hashes, which loads blocks
+ * ahead of the adds.
  */
 #define KEYSET_BATCH 1024
 
 static void
 counting_add_keyset(CountingBloom *f, const KeySet *ks)
 {
-	uint64		batch[KEYSET_BATCH];
-	uint64		pos = 0;
-	size_t		n;
-
-	while ((n = keyset_next_batch(ks, &pos, batch, KEYSET_BATCH)) > 0)
-		(void) counting_add_hashes(f, batch, n);
+	for (uint64 i = 0; i < ks->count; i += KEYSET_BATCH)
+		(void) counting_add_hashes(f, ks->hashes + i, Min(ks->count - i, KEYSET_BATCH));
 }
 
 /*

@@ -14,83 +14,92 @@
  *
  *	offset	size	field
  *	24		1		target		BF_KIND_* of the filter the final function builds
- *	25		1		has_zero	1 if the hash value 0 is in the set
+ *	25		1		reserved0	must be zero
  *	26		2		layout		layout for the built filter (bloom only)
  *	28		4		reserved	must be zero
  *	32		8		fpr			false-positive target of the built filter
  *	40		8		capacity	capacity asked for, 0 = size from the count
- *	48		8		count		distinct hashes in the set (has_zero included)
- *	56		8		nslots		power of two, 16 .. KEYSET_MAX_SLOTS
- *	64		8*n		slots[]		open addressing, linear probing from the
- *								slot given by the hash's top bits; 0 = empty
+ *	48		8		count		distinct hashes in the set
+ *	56		8*count	hashes[]	strictly ascending (so distinct), 0 allowed
+ *
+ * A sorted array, not a hash table: the bytes are a function of the set
+ * alone (the same for any arrival order, batching or plan), a check is one
+ * pass, a combine is a merge, and the final functions walk the hashes in
+ * an order that does not depend on how the rows arrived.
+ *
+ * The transition function does not insert hashes one at a time: it queues
+ * them (a queue about as long as the set, see keyset_queue_target) and
+ * keyset_merge_queue sorts the queue and merges it in.  Each hash is
+ * written a few times, in sequential passes over cache-sized runs, instead
+ * of one random access to a table far bigger than the caches.
  */
 #ifndef KEYSET_H
 #define KEYSET_H
 
 #include "bfcore.h"
 
-#define KEYSET_MIN_SLOTS	16
-#define KEYSET_MAX_SLOTS	(UINT64_C(1) << 26)	/* 512 MB of slots */
-#define KEYSET_MAX_LOAD_NUM 7	/* grow beyond 7/10 full */
-#define KEYSET_MAX_LOAD_DEN 10
+/* most distinct hashes a keyset holds: 512 MB of them */
+#define KEYSET_MAX_COUNT	(UINT64_C(1) << 26)
+/* the longest queue, and the shortest once the set is that big */
+#define KEYSET_MAX_QUEUE	(1 << 22)
+#define KEYSET_MIN_QUEUE	16
 
 typedef struct KeySet
 {
 	BfHeader	hdr;
 	uint8_t		target;
-	uint8_t		has_zero;
+	uint8_t		reserved0;
 	uint16_t	layout;
 	uint32_t	reserved;
 	double		fpr;
 	uint64_t	capacity;
 	uint64_t	count;
-	uint64_t	nslots;
-	uint64_t	slots[];
+	uint64_t	hashes[];
 } KeySet;
 
-/* most distinct hashes a keyset can hold */
-#define KEYSET_MAX_COUNT	(KEYSET_MAX_SLOTS / KEYSET_MAX_LOAD_DEN * KEYSET_MAX_LOAD_NUM)
+extern size_t keyset_size_for(uint64_t count);
+/* an empty set: buf has room for keyset_size_for(0) bytes at least */
+extern void keyset_init(void *buf, BfKind target, int layout, double fpr,
+						uint64_t capacity, uint64_t seed);
 
-extern size_t keyset_size_for_slots(uint64_t nslots);
-extern void keyset_init(void *buf, uint64_t nslots, BfKind target, int layout,
-						double fpr, uint64_t capacity, uint64_t seed);
+/*
+ * Queue length to grow to when a queue of "queued" hashes is full; at most
+ * "queued" itself means: merge now.  The queue doubles, up to the power of
+ * two at or above the set's count, or above the declared capacity if that
+ * is bigger, within KEYSET_MIN_QUEUE .. KEYSET_MAX_QUEUE.  So a merge
+ * (which rewrites the set) comes once per about as many new inputs as the
+ * set holds, a sized aggregate sorts its inputs about once, and a small
+ * group of a GROUP BY keeps a short queue.
+ */
+extern size_t keyset_queue_target(const KeySet *ks, size_t queued);
 
-/* true if adding one more hash would overload the table: grow first */
-extern bool keyset_needs_grow(const KeySet *ks);
-/* slots needed to hold count hashes under the load limit */
-extern uint64_t keyset_slots_for(uint64_t count);
-/* slots (a power of two) a full keyset grows to */
-extern uint64_t keyset_grow_slots(const KeySet *ks);
-extern void keyset_rehash_into(const KeySet *ks, KeySet *dst);
+/*
+ * Sort a[0..n) ascending and drop repeats; returns how many are left.
+ * scratch has room for n.  A bucket sort on the top bits (hashes are
+ * uniform), robust to values that bunch up.
+ */
+extern size_t keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch);
 
-/* returns true if h was new */
-extern bool keyset_add(KeySet *ks, uint64_t h);
-/* keyset_add of h[0..n) up to the first that needs the table grown */
-extern size_t keyset_add_many(KeySet *ks, const uint64_t *h, size_t n);
+/*
+ * dst = ks with the hashes queue[0..n) added: the queue is sorted and
+ * deduplicated in place first (scratch: room for n).  dst has room for
+ * keyset_size_for(ks->count + n) bytes and may not be ks; its header is
+ * copied from ks.  Returns dst->count; the caller sets the varlena size
+ * (keyset_size_for(dst->count)).
+ */
+extern uint64_t keyset_merge_queue(const KeySet *ks, uint64_t *queue, size_t n,
+								   uint64_t *scratch, KeySet *dst);
+
+/* dst = a united with b (same parameters), room as above; returns count */
+extern uint64_t keyset_union(const KeySet *a, const KeySet *b, KeySet *dst);
+
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
 /*
- * The hashes of ks in slot order (0 first, if has_zero), a batch at a
- * time, for the final functions' batch adds: start with *pos = 0; each
- * call writes up to max of them to out and returns how many, 0 at the end.
- */
-extern size_t keyset_next_batch(const KeySet *ks, uint64_t *pos, uint64_t *out, size_t max);
-
-/*
- * Walk every hash in a fixed order (has_zero's 0 first, then ascending
- * hash value) so that whatever the final function builds does not depend on
- * the order rows arrived in, or on how a parallel plan split them.
- * "sorted" is caller-provided space for count uint64s.
- */
-extern uint64_t keyset_sorted(const KeySet *ks, uint64_t *sorted);
-
-/*
- * Walk every hash (0 too, if has_zero) in ascending order of
- * bf_remix(h ^ order_key): an order unrelated to where the hashes sit in
- * a filter.  bf_remix is a bijection, so the order is total and the same
- * on every plan.  A bucket sort on the (uniform) remixed values, two
- * passes and cache-sized buckets, instead of a comparison sort.  "out"
- * and "scratch" are caller-provided space for count uint64s each.
+ * Every hash in ascending order of bf_remix(h ^ order_key): an order
+ * unrelated to where the hashes sit in a filter.  bf_remix is a
+ * bijection, so the order is total and the same on every plan.  "out" and
+ * "scratch" are caller-provided space for count uint64s each.
  */
 extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
 									 uint64_t *out, uint64_t *scratch);

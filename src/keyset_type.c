@@ -13,65 +13,53 @@
 #include "keyset_sql.h"
 #include "pg_common.h"
 
-#define KEYSET_INITIAL_SLOTS 64	/* small: one per group of a GROUP BY */
-
 PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
-/*
- * A copy of ks with at least min_slots slots, allocated in cxt by
- * pgbf_alloc_value_aligned (*alloc) when alloc is given, else palloc'd.
- */
-static KeySet *
-keyset_resized(const KeySet *ks, uint64 min_slots, MemoryContext cxt, void **alloc)
+static void
+too_many_distinct(const KeySet *ks)
 {
-	uint64		nslots = ks->nslots;
-	KeySet	   *nks;
-
-	while (nslots < min_slots)
-		nslots *= 2;
-	if (nslots > KEYSET_MAX_SLOTS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct inputs for a self-sizing aggregate (at most %llu)",
-						(unsigned long long) KEYSET_MAX_COUNT),
-				 ks->target == BF_KIND_BLOOM ?
-				 errhint("Give bloom_agg a capacity: bloom_agg(x, capacity, fpr) does not keep its inputs.") :
-				 errhint("Build the filter in batches with the array form of its add function.")));
-	/* keyset_init clears everything after the varlena header */
-	nks = alloc ? pgbf_alloc_value_aligned(cxt, keyset_size_for_slots(nslots), alloc)
-		: pgbf_alloc_value_uninit(cxt, keyset_size_for_slots(nslots));
-	keyset_init(nks, nslots, ks->target, ks->layout, ks->fpr, ks->capacity, ks->hdr.seed);
-	keyset_rehash_into(ks, nks);
-	return nks;
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("too many distinct inputs for a self-sizing aggregate (at most %llu)",
+					(unsigned long long) KEYSET_MAX_COUNT),
+			 ks->target == BF_KIND_BLOOM ?
+			 errhint("Give bloom_agg a capacity: bloom_agg(x, capacity, fpr) does not keep its inputs.") :
+			 errhint("Build the filter in batches with the array form of its add function.")));
 }
 
 /*
- * Apply a pending state's queued hashes to its keyset in arrival order,
- * with the same grow decisions as one at a time (grow only when a new hash
- * would overload the table), so the bytes are those of a row-by-row build.
- * The home slots are prefetched a few hashes ahead: a keyset of millions of
- * hashes is far bigger than the caches.
+ * Merge a pending state's queued hashes into its set: sort and dedup the
+ * queue, then one sequential merge into a new value (see keyset.h).  The
+ * bytes depend only on the set, so when and how often this runs does not
+ * show in the result.
  */
 static void
 keyset_flush(PgbfPending *p)
 {
-	KeySet	   *ks = (KeySet *) p->flat;
-	const uint64 *h = p->pending;
+	const KeySet *ks = (const KeySet *) p->flat;
 	size_t		n = p->npending;
+	uint64		small[KEYSET_MIN_QUEUE];
+	uint64	   *scratch = small;
+	KeySet	   *nks;
 
-	for (;;)
-	{
-		size_t		done = keyset_add_many(ks, h, n);
-		void	   *alloc;
-
-		h += done;
-		n -= done;
-		if (n == 0)
-			break;
-		ks = keyset_resized(ks, keyset_grow_slots(ks), p->hdr.eoh_context, &alloc);
-		pgbf_pending_set_flat(p, (struct varlena *) ks, alloc);
-	}
+	if (n > lengthof(small))
+		scratch = MemoryContextAllocHuge(p->hdr.eoh_context, n * sizeof(uint64));
+	nks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(ks->count + n));
+	(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
+	SET_VARSIZE(nks, keyset_size_for(nks->count));
+	if (scratch != small)
+		pfree(scratch);
 	p->npending = 0;
+	if (nks->count > KEYSET_MAX_COUNT)
+		too_many_distinct(nks);
+	pgbf_pending_set_flat(p, (struct varlena *) nks, nks);
+}
+
+/* the queue a keyset's pending state aims for: about the set's size */
+static size_t
+keyset_queue_want(PgbfPending *p)
+{
+	return keyset_queue_target((const KeySet *) p->flat, (size_t) p->maxpending);
 }
 
 /*
@@ -94,6 +82,8 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("aggregate transition function called in non-aggregate context")));
 		p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
+		if (p != NULL)
+			p->queue_target = keyset_queue_want;
 	}
 	if (p == NULL)
 	{
@@ -101,7 +91,6 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 		int64		capacity = 0;
 		char		errbuf[BF_ERRLEN];
 		KeySet	   *ks;
-		void	   *alloc;
 
 		if (PG_NARGS() >= 3 && !PG_ARGISNULL(PG_NARGS() - 1))
 			fpr = PG_GETARG_FLOAT8(PG_NARGS() - 1);
@@ -122,11 +111,10 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("%s", errbuf)));
 		p = pgbf_pending_new(aggcxt, keyset_flush);
-		ks = pgbf_alloc_value_aligned(p->hdr.eoh_context,
-									  keyset_size_for_slots(KEYSET_INITIAL_SLOTS), &alloc);
-		keyset_init(ks, KEYSET_INITIAL_SLOTS, target, 1, fpr, (uint64) capacity,
-					BF_DEFAULT_SEED);
-		pgbf_pending_set_flat(p, (struct varlena *) ks, alloc);
+		p->queue_target = keyset_queue_want;
+		ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(0));
+		keyset_init(ks, target, 1, fpr, (uint64) capacity, BF_DEFAULT_SEED);
+		pgbf_pending_set_flat(p, (struct varlena *) ks, ks);
 	}
 	if (!PG_ARGISNULL(1))
 	{
@@ -144,9 +132,9 @@ Datum
 bloom_keyset_combine(PG_FUNCTION_ARGS)
 {
 	KeySet	   *a,
-			   *b;
+			   *b,
+			   *u;
 	char		errbuf[BF_ERRLEN];
-	uint64		need;
 	Datum		result;
 
 	if (pgbf_agg_context(fcinfo) == NULL)
@@ -161,15 +149,13 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s", errbuf)));
-	need = keyset_slots_for(a->count + b->count);
-	if (need > a->nslots)
-		a = keyset_resized(a, need, CurrentMemoryContext, NULL);
-	if (b->has_zero)
-		(void) keyset_add(a, 0);
-	for (uint64 i = 0; i < b->nslots; i++)
-		if (b->slots[i] != 0)
-			(void) keyset_add(a, b->slots[i]);
-	return pgbf_state_result(fcinfo, (struct varlena *) a);
+	/* a merge: the union of two sets, each ascending */
+	u = MemoryContextAllocHuge(CurrentMemoryContext, keyset_size_for(a->count + b->count));
+	(void) keyset_union(a, b, u);
+	SET_VARSIZE(u, keyset_size_for(u->count));
+	if (u->count > KEYSET_MAX_COUNT)
+		too_many_distinct(u);
+	return pgbf_state_result(fcinfo, (struct varlena *) u);
 }
 
 /*

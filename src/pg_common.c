@@ -683,6 +683,24 @@ pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush)
 void
 pgbf_pending_full(PgbfPending *p)
 {
+	if (p->queue_target != NULL)
+	{
+		size_t		want = p->queue_target(p);
+
+		if (want > (size_t) p->maxpending && want <= (size_t) PG_INT32_MAX / sizeof(uint64))
+		{
+			uint64	   *q = MemoryContextAlloc(p->hdr.eoh_context, want * sizeof(uint64));
+
+			memcpy(q, p->pending, p->npending * sizeof(uint64));
+			if (p->pending != p->small)
+				pfree(p->pending);
+			p->pending = q;
+			p->maxpending = (int) want;
+		}
+		else
+			p->flush(p);
+		return;
+	}
 	p->flush(p);
 	if (p->maxpending < PGBF_PENDING_MAX && VARSIZE(p->flat) >= PGBF_PENDING_BIG_STATE)
 	{

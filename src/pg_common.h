@@ -195,8 +195,10 @@ struct PgbfPending
 	struct varlena *flat;		/* the value, aligned (see below) */
 	void	   *flat_alloc;		/* its allocation in hdr.eoh_context */
 	PgbfFlushFn flush;			/* applies pending[] to flat, empties it */
+	/* NULL, or the queue length the state wants now (see pgbf_pending_full) */
+	size_t		(*queue_target) (PgbfPending *p);
 	int			npending;
-	int			maxpending;		/* PGBF_PENDING_SMALL or _MAX */
+	int			maxpending;		/* PGBF_PENDING_SMALL or _MAX, or queue_target's */
 	uint64	   *pending;		/* small[], or PGBF_PENDING_MAX in the context */
 	uint64		small[PGBF_PENDING_SMALL];
 };
@@ -245,7 +247,12 @@ extern PgbfPending *pgbf_pending_new(MemoryContext aggcxt, PgbfFlushFn flush);
 extern void pgbf_pending_set_flat(PgbfPending *p, struct varlena *v, void *alloc);
 extern void pgbf_pending_copy_flat(PgbfPending *p, const struct varlena *v);
 
-/* flush a full queue; a state grown big gets the long queue */
+/*
+ * Flush a full queue; a state grown big gets the long queue.  With a
+ * queue_target, the queue grows to the length it asks for instead of
+ * flushing while it is shorter (a keyset merges once per about as many
+ * new hashes as it holds).
+ */
 extern void pgbf_pending_full(PgbfPending *p);
 
 static inline void
