@@ -399,7 +399,6 @@ cuckoo_size_op(const void *f)
 static void
 bench_cuckoo_build(uint64_t n)
 {
-	uint64_t	nslots = KEYSET_MIN_SLOTS;
 	KeySet	   *ks;
 	uint64_t   *order = malloc(sizeof(uint64_t) * n);
 	uint64_t   *scratch = malloc(sizeof(uint64_t) * n);
@@ -410,13 +409,12 @@ bench_cuckoo_build(uint64_t n)
 				t_batch[REPS];
 	uint64_t	got = 0;
 
-	while (nslots * KEYSET_MAX_LOAD_NUM < n * KEYSET_MAX_LOAD_DEN)
-		nslots *= 2;
-	ks = aligned_buf(keyset_size_for_slots(nslots));
-	keyset_init(ks, nslots, BF_KIND_CUCKOO, 1, 0.01, 0, 0);
+	ks = aligned_buf(keyset_size_for(n));
+	keyset_init(ks, BF_KIND_CUCKOO, 1, 0.01, 0, 0);
 	rng_state = 77;
-	while (ks->count < n)
-		(void) keyset_add(ks, rng());
+	for (uint64_t i = 0; i < n; i++)
+		ks->hashes[i] = rng();
+	ks->count = keyset_sort_unique(ks->hashes, n, scratch);
 	for (int r = 0; r < REPS; r++)
 	{
 		double		t0 = now_ns();
@@ -463,42 +461,56 @@ bench_cuckoo_build(uint64_t n)
 
 #ifdef MICRO_CUCKOO
 /*
- * The keyset a self-sizing or distinct-input aggregate builds: n distinct
- * hashes added in batches of 256 (keyset_add_many, as a pending state's
- * flush does), the table grown by keyset_grow_slots whenever a batch
- * stops, with a 32 kB memset between batches standing in for the scan.
- * Without a capacity the table doubles; with capacity n it doubles until
- * a quarter is in, then grows straight to the table n needs.
+ * The keyset a self-sizing or distinct-input aggregate builds, as its
+ * transition function does: n hashes queued a row at a time (a 32 kB
+ * memset per 256 standing in for the scan), the queue growing to
+ * keyset_queue_target's length and then sorted and merged in with
+ * keyset_merge_queue.  Without a capacity the queue follows the set's
+ * size (a merge per doubling); with capacity n it grows to n and there is
+ * about one merge.
  */
 static double
-keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *grows)
+keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *merges)
 {
 	static char scan[32768];
-	uint64_t	nslots = KEYSET_MIN_SLOTS;
-	KeySet	   *ks = aligned_buf(keyset_size_for_slots(nslots));
+	size_t		qmax = KEYSET_MIN_QUEUE,
+				qn = 0;
+	uint64_t   *queue = malloc(sizeof(uint64_t) * qmax);
+	uint64_t   *scratch = malloc(sizeof(uint64_t) * qmax);
+	KeySet	   *ks = aligned_buf(keyset_size_for(0));
 	double		t0 = now_ns(),
 				ns;
 
-	keyset_init(ks, nslots, BF_KIND_COUNTING, 1, 0.01, capacity, 0);
-	*grows = 0;
-	for (uint64_t b = 0; b < n; b += 256)
+	keyset_init(ks, BF_KIND_COUNTING, 1, 0.01, capacity, 0);
+	*merges = 0;
+	for (uint64_t i = 0; i <= n; i++)
 	{
-		size_t		m = n - b < 256 ? (size_t) (n - b) : 256,
-					done = 0;
-
-		memset(scan, (int) b, sizeof(scan));
-		while ((done += keyset_add_many(ks, h + b + done, m - done)) < m)
+		if (i % 256 == 0)
+			memset(scan, (int) i, sizeof(scan));
+		/* full, or the end: grow the queue or merge it */
+		if (qn == qmax || (i == n && qn > 0))
 		{
-			KeySet	   *nks;
+			size_t		want = keyset_queue_target(ks, qmax);
 
-			nslots = keyset_grow_slots(ks);
-			nks = aligned_buf(keyset_size_for_slots(nslots));
-			keyset_init(nks, nslots, BF_KIND_COUNTING, 1, 0.01, capacity, 0);
-			keyset_rehash_into(ks, nks);
-			free_buf(ks);
-			ks = nks;
-			(*grows)++;
+			if (i < n && want > qmax)
+			{
+				qmax = want;
+				queue = realloc(queue, sizeof(uint64_t) * qmax);
+				scratch = realloc(scratch, sizeof(uint64_t) * qmax);
+			}
+			else
+			{
+				KeySet	   *nks = aligned_buf(keyset_size_for(ks->count + qn));
+
+				(void) keyset_merge_queue(ks, queue, qn, scratch, nks);
+				free_buf(ks);
+				ks = nks;
+				qn = 0;
+				(*merges)++;
+			}
 		}
+		if (i < n)
+			queue[qn++] = h[i];
 	}
 	ns = (now_ns() - t0) / (double) n;
 	if (ks->count != n)
@@ -506,6 +518,8 @@ keyset_build_once(const uint64_t *h, uint64_t n, uint64_t capacity, int *grows)
 		fprintf(stderr, "keyset lost hashes: the core is broken\n");
 		exit(1);
 	}
+	free(queue);
+	free(scratch);
 	free_buf(ks);
 	return ns;
 }
@@ -516,22 +530,22 @@ bench_keyset_build(uint64_t n)
 	uint64_t   *h = malloc(sizeof(uint64_t) * n);
 	double		t_auto[REPS],
 				t_sized[REPS];
-	int			g_auto = 0,
-				g_sized = 0;
+	int			m_auto = 0,
+				m_sized = 0;
 
 	rng_state = 99;
 	for (uint64_t i = 0; i < n; i++)
-		h[i] = rng() | 1;		/* distinct with overwhelming odds, never 0 */
+		h[i] = rng();
 	for (int r = 0; r < REPS; r++)
 	{
-		t_auto[r] = keyset_build_once(h, n, 0, &g_auto);
-		t_sized[r] = keyset_build_once(h, n, n, &g_sized);
+		t_auto[r] = keyset_build_once(h, n, 0, &m_auto);
+		t_sized[r] = keyset_build_once(h, n, n, &m_sized);
 	}
-	printf("keyset of %llu distinct hashes, batches of 256 (ns per hash, with a 32 kB memset per batch):\n"
-		   "  no capacity: doubling      (%2d grows) %8.2f\n"
-		   "  capacity n: jump at n/4    (%2d grows) %8.2f\n\n",
-		   (unsigned long long) n, g_auto, median(t_auto, REPS),
-		   g_sized, median(t_sized, REPS));
+	printf("keyset of %llu distinct hashes, queued a row at a time (ns per hash, with a 32 kB memset per 256):\n"
+		   "  no capacity: queue follows the set (%2d merges) %8.2f\n"
+		   "  capacity n: queue grows to n       (%2d merges) %8.2f\n\n",
+		   (unsigned long long) n, m_auto, median(t_auto, REPS),
+		   m_sized, median(t_sized, REPS));
 	free(h);
 }
 #endif

@@ -65,8 +65,8 @@ extern void keyset_init(void *buf, BfKind target, int layout, double fpr,
 /*
  * Queue length to grow to when a queue of "queued" hashes is full; at most
  * "queued" itself means: merge now.  The queue doubles, up to the power of
- * two at or above the set's count, or above the declared capacity if that
- * is bigger, within KEYSET_MIN_QUEUE .. KEYSET_MAX_QUEUE.  So a merge
+ * two at or above the larger of the set's count and the declared capacity,
+ * kept within KEYSET_MIN_QUEUE .. KEYSET_MAX_QUEUE.  So a merge
  * (which rewrites the set) comes once per about as many new inputs as the
  * set holds, a sized aggregate sorts its inputs about once, and a small
  * group of a GROUP BY keeps a short queue.
@@ -75,8 +75,8 @@ extern size_t keyset_queue_target(const KeySet *ks, size_t queued);
 
 /*
  * Sort a[0..n) ascending and drop repeats; returns how many are left.
- * scratch has room for n.  A bucket sort on the top bits (hashes are
- * uniform), robust to values that bunch up.
+ * scratch has room for n; n < 2^32.  A bucket sort on the top bits
+ * (hashes are uniform), robust to values that bunch up.
  */
 extern size_t keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch);
 

@@ -66,7 +66,7 @@ keyset_queue_want(PgbfPending *p)
  * Transition for target's self-sizing aggregates:
  * (state, x), (state, x, fpr) or (state, x, capacity, fpr).  The state is
  * a pending state (see pg_common.h) around the keyset: updated in place,
- * never copied by the executor, and the table grows inside it.
+ * never copied by the executor, and the set grows inside it.
  */
 Datum
 pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)

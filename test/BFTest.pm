@@ -114,22 +114,10 @@ sub valid_sql
 sub keyset_literal
 {
 	my (@hashes) = @_;
-	my $nslots = 16;
-	my @slots = (0) x $nslots;
-	my $has_zero = 0;
-	my $count = 0;
-	foreach my $hex (@hashes)
-	{
-		my $h = hex($hex);
-		if ($h == 0) { $has_zero = 1; $count++; next; }
-		my $i = $h >> 60;
-		$i = ($i + 1) % $nslots while $slots[$i];
-		$slots[$i] = $h;
-		$count++;
-	}
-	my $bytes = pack('CCCCQ<Q<CCvVd<Q<Q<Q<',
-		5, 1, 1, 0, 0, 0, 1, $has_zero, 1, 0, 0.01, 0, $count, $nslots);
-	$bytes .= pack('Q<', $_) foreach @slots;
+	my @sorted = sort { $a <=> $b } map { hex($_) } @hashes;
+	my $bytes = pack('CCCCQ<Q<CCvVd<Q<Q<',
+		5, 1, 1, 0, 0, 0, 1, 0, 1, 0, 0.01, 0, scalar(@sorted));
+	$bytes .= pack('Q<', $_) foreach @sorted;
 	require MIME::Base64;
 	return MIME::Base64::encode_base64($bytes, '');
 }

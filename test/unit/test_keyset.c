@@ -1,199 +1,903 @@
 /*
  * test_keyset.c
  *		Unit tests of the keyset core (src/keyset.c), the state of the
- *		self-sizing aggregates: exact distinct counting through growth, the
- *		zero hash, sorted order, and a checker that rejects damaged states
- *		(above all an overloaded table, which would make probes loop).
+ *		self-sizing aggregates: a sorted array of distinct hashes.  The
+ *		bucket sort against qsort on uniform, repeated and bunched inputs;
+ *		exact distinct counting through the transition's queue-and-merge
+ *		policy; canonical bytes whatever the arrival order and merge points;
+ *		the queue policy's exact lengths; union; the remixed walk; and a
+ *		checker that rejects damaged states (above all out-of-order or
+ *		repeated hashes, which would overstate the distinct count).
  *
  * Built and run under ASan+UBSan by tools/test-stages/30-unit.sh.
  */
 #include "keyset.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <time.h>
 
 #include "unit.h"
 
-typedef struct TKeySet
-{
-	KeySet	   *ks;
-	size_t		size;
-} TKeySet;
+/* ---- helpers ---- */
 
-static TKeySet
-tk_new(uint64_t nslots)
+static int
+cmp_u64(const void *a, const void *b)
 {
-	TKeySet		t;
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
 
-	t.size = keyset_size_for_slots(nslots);
-	t.ks = unit_xmalloc(t.size);
-	keyset_init(t.ks, nslots, BF_KIND_BLOOM, 1, 0.01, 0, BF_DEFAULT_SEED);
-	unit_set_varsize(t.ks, t.size);
-	return t;
+	return x < y ? -1 : x > y;
 }
 
-/* add like the SQL transition function: double the table when needed */
-static bool
-tk_add(TKeySet *t, uint64_t h)
+/* the reference: qsort, then drop repeats; returns the length left */
+static size_t
+ref_sort_unique(uint64_t *a, size_t n)
 {
-	if (h != 0 && keyset_needs_grow(t->ks) && !keyset_contains(t->ks, h))
-	{
-		TKeySet		n = tk_new(t->ks->nslots * 2);
+	size_t		u = 0;
 
-		n.ks->target = t->ks->target;
-		keyset_rehash_into(t->ks, n.ks);
-		free(t->ks);
-		*t = n;
-	}
-	return keyset_add(t->ks, h);
+	if (n == 0)
+		return 0;
+	qsort(a, n, sizeof(uint64_t), cmp_u64);
+	for (size_t i = 1; i < n; i++)
+		if (a[i] != a[u])
+			a[++u] = a[i];
+	return u + 1;
 }
 
-static TKeySet
-tk_copy(const TKeySet *t)
+static uint64_t *
+dup_u64(const uint64_t *a, size_t n)
 {
-	TKeySet		c = *t;
+	uint64_t   *c = unit_xmalloc(n * sizeof(uint64_t));
 
-	c.ks = unit_xmalloc(t->size);
-	memcpy(c.ks, t->ks, t->size);
+	if (n > 0)
+		memcpy(c, a, n * sizeof(uint64_t));
 	return c;
 }
 
-static void
-test_exact_count_through_growth(void)
+/* an empty set with room for "room" hashes, varlena size set for 0 */
+static KeySet *
+ks_empty(uint64_t room, uint64_t capacity)
 {
-	TKeySet		t = tk_new(16);
+	KeySet	   *ks = unit_xmalloc(keyset_size_for(room));
+
+	keyset_init(ks, BF_KIND_BLOOM, 1, 0.01, capacity, BF_DEFAULT_SEED);
+	unit_set_varsize(ks, keyset_size_for(0));
+	return ks;
+}
+
+/* the set of h[0..n) (any order, repeats allowed), by one merge */
+static KeySet *
+ks_from(const uint64_t *h, size_t n)
+{
+	KeySet	   *empty = ks_empty(0, 0);
+	KeySet	   *ks = unit_xmalloc(keyset_size_for(n));
+	uint64_t   *queue = dup_u64(h, n);
+	uint64_t   *scratch = unit_xmalloc(n * sizeof(uint64_t));
+
+	(void) keyset_merge_queue(empty, queue, n, scratch, ks);
+	unit_set_varsize(ks, keyset_size_for(ks->count));
+	free(empty);
+	free(queue);
+	free(scratch);
+	return ks;
+}
+
+static KeySet *
+ks_dup(const KeySet *ks, size_t size)
+{
+	KeySet	   *c = unit_xmalloc(size);
+
+	memcpy(c, ks, size);
+	return c;
+}
+
+/*
+ * A build the way the SQL transition function does it (keyset_type.c and
+ * pgbf_pending_push): push a hash, and when the queue is full either grow
+ * it to keyset_queue_target's length or merge it into a new value.  The
+ * final function merges what is left.  Other modes choose the merge
+ * points differently: a fixed queue length, or a random one per merge.
+ */
+typedef enum BuildMode
+{
+	BUILD_POLICY,				/* keyset_queue_target, as in SQL */
+	BUILD_FIXED,				/* merge every qlen hashes */
+	BUILD_RANDOM				/* merge after 1 .. 65536 hashes, at random */
+} BuildMode;
+
+#define BUILD_RANDOM_MAX 65536
+
+typedef struct Build
+{
+	KeySet	   *ks;
+	uint64_t   *queue;
+	size_t		nq;
+	size_t		qlen;
+	BuildMode	mode;
+	uint64_t	rng;
+	int			merges;
+	int			bad_states;		/* intermediate values keyset_check refused */
+} Build;
+
+static void
+build_start(Build *b, BuildMode mode, size_t fixed_len, uint64_t capacity)
+{
+	memset(b, 0, sizeof(*b));
+	b->ks = ks_empty(0, capacity);
+	b->mode = mode;
+	b->rng = 99;
+	b->qlen = mode == BUILD_POLICY ? KEYSET_MIN_QUEUE :
+		mode == BUILD_FIXED ? fixed_len : 1 + unit_rand(&b->rng) % BUILD_RANDOM_MAX;
+	b->queue = unit_xmalloc((mode == BUILD_RANDOM ? BUILD_RANDOM_MAX : b->qlen) *
+							sizeof(uint64_t));
+}
+
+static void
+build_merge(Build *b)
+{
+	size_t		n = b->nq;
+	uint64_t   *scratch = unit_xmalloc(n * sizeof(uint64_t));
+	KeySet	   *nks = unit_xmalloc(keyset_size_for(b->ks->count + n));
+	uint64_t	got;
+
+	got = keyset_merge_queue(b->ks, b->queue, n, scratch, nks);
+	CHECK(got == nks->count);
+	unit_set_varsize(nks, keyset_size_for(nks->count));
+	b->bad_states += keyset_check(nks, keyset_size_for(nks->count), NULL) != BF_OK;
+	free(scratch);
+	free(b->ks);
+	b->ks = nks;
+	b->nq = 0;
+	b->merges++;
+	if (b->mode == BUILD_RANDOM)
+		b->qlen = 1 + unit_rand(&b->rng) % BUILD_RANDOM_MAX;
+}
+
+static void
+build_push(Build *b, uint64_t h)
+{
+	b->queue[b->nq++] = h;
+	if (b->nq < b->qlen)
+		return;
+	if (b->mode == BUILD_POLICY)
+	{
+		size_t		want = keyset_queue_target(b->ks, b->qlen);
+
+		if (want > b->qlen)
+		{
+			uint64_t   *q = unit_xmalloc(want * sizeof(uint64_t));
+
+			memcpy(q, b->queue, b->nq * sizeof(uint64_t));
+			free(b->queue);
+			b->queue = q;
+			b->qlen = want;
+			return;
+		}
+	}
+	build_merge(b);
+}
+
+/* the final function's flush; returns the value, varlena size set */
+static KeySet *
+build_finish(Build *b)
+{
+	if (b->nq > 0)
+		build_merge(b);
+	free(b->queue);
+	b->queue = NULL;
+	return b->ks;
+}
+
+/* ---- tests ---- */
+
+/*
+ * The on-disk layout documented in keyset.h: a stored state is read back
+ * by field offset, so moving a field is a format change, not a refactor.
+ */
+static void
+test_layout(void)
+{
+	CHECK(offsetof(KeySet, target) == 24);
+	CHECK(offsetof(KeySet, reserved0) == 25);
+	CHECK(offsetof(KeySet, layout) == 26);
+	CHECK(offsetof(KeySet, reserved) == 28);
+	CHECK(offsetof(KeySet, fpr) == 32);
+	CHECK(offsetof(KeySet, capacity) == 40);
+	CHECK(offsetof(KeySet, count) == 48);
+	CHECK(offsetof(KeySet, hashes) == 56);
+	CHECK(keyset_size_for(0) == 56);
+	CHECK(keyset_size_for(1) == 64);
+	CHECK(keyset_size_for(1000) == 56 + 8000);
+}
+
+/*
+ * The limits: a keyset holds at least 40M distinct hashes, and the value
+ * a transition merge allocates (the set at its limit plus the longest
+ * queue) still fits in one varlena.  The queue bounds are powers of two
+ * (keyset_queue_target doubles between them).
+ */
+static void
+test_max_count(void)
+{
+	CHECK(KEYSET_MAX_COUNT >= 40000000);
+	CHECK(keyset_size_for(KEYSET_MAX_COUNT + KEYSET_MAX_QUEUE) < BF_MAX_VALUE_BYTES);
+	CHECK(KEYSET_MIN_QUEUE >= 1 && KEYSET_MIN_QUEUE <= KEYSET_MAX_QUEUE);
+	CHECK((KEYSET_MIN_QUEUE & (KEYSET_MIN_QUEUE - 1)) == 0);
+	CHECK((KEYSET_MAX_QUEUE & (KEYSET_MAX_QUEUE - 1)) == 0);
+}
+
+/*
+ * keyset_init writes a valid empty set with every parameter where the
+ * layout says, every reserved byte zero, and leaves the varlena length
+ * word (owned by PostgreSQL) alone; it writes no further than
+ * keyset_size_for(0) bytes (the buffer is exactly that, for ASan).
+ */
+static void
+test_init(void)
+{
+	size_t		size = keyset_size_for(0);
+	KeySet	   *ks = unit_xmalloc(size);
+	char		err[BF_ERRLEN];
+
+	memset(ks, 0xAA, size);
+	keyset_init(ks, BF_KIND_CUCKOO, 0, 0.125, 12345, UINT64_C(0xfeed));
+	CHECK(ks->hdr.vl_len_ == 0xAAAAAAAA);
+	CHECK(ks->hdr.kind == BF_KIND_KEYSET);
+	CHECK(ks->hdr.version == BF_FORMAT_VERSION);
+	CHECK(ks->hdr.hash_id == BF_HASH_XXH3_64);
+	CHECK(ks->hdr.flags == 0);
+	CHECK(ks->hdr.seed == UINT64_C(0xfeed));
+	CHECK(ks->hdr.reserved == 0);
+	CHECK(ks->target == BF_KIND_CUCKOO);
+	CHECK(ks->reserved0 == 0);
+	CHECK(ks->layout == 0);
+	CHECK(ks->reserved == 0);
+	CHECK(ks->fpr == 0.125);
+	CHECK(ks->capacity == 12345);
+	CHECK(ks->count == 0);
+	unit_set_varsize(ks, size);
+	CHECK_MSG(keyset_check(ks, size, err) == BF_OK, "%s", err);
+	CHECK(!keyset_contains(ks, 0));
+	CHECK(!keyset_contains(ks, UINT64_MAX));
+	free(ks);
+}
+
+/* the value distributions test_sort_unique feeds the sort */
+enum
+{
+	DIST_UNIFORM,				/* uniform random */
+	DIST_POOL5,					/* 5 values, repeated over and over */
+	DIST_POOL_TENTH,			/* n/10 + 1 values: every value about 10 times */
+	DIST_EXTREMES,				/* uniform with 0 and UINT64_MAX, repeated */
+	DIST_TOP12,					/* one top-12-bit prefix: one top bucket */
+	DIST_TOP24,					/* one top-24-bit prefix: one sub-bucket */
+	DIST_TOP24_HIGH,			/* the same in the last bucket (0xffffff...) */
+	DIST_TOP40,					/* one top-40-bit prefix: 24 random bits */
+	DIST_SMALL,					/* values < 2^20: bucket 0, with 0 */
+	DIST_ASCENDING,				/* distinct, already sorted */
+	DIST_DESCENDING,			/* distinct, sorted backwards */
+	DIST_EQUAL,					/* one value n times */
+	DIST_COUNT
+};
+
+static const char *const dist_names[DIST_COUNT] = {
+	"uniform", "pool5", "pool_tenth", "extremes", "top12", "top24",
+	"top24_high", "top40", "small", "ascending", "descending", "equal"
+};
+
+static void
+fill_dist(uint64_t *a, size_t n, int dist, uint64_t seed)
+{
+	uint64_t	rs = seed;
+	uint64_t	pool[5];
+	uint64_t	tenth = n / 10 + 1;
+
+	for (int i = 0; i < 5; i++)
+		pool[i] = unit_rand(&rs);
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64_t	r = unit_rand(&rs);
+
+		switch (dist)
+		{
+			case DIST_UNIFORM:
+				a[i] = r;
+				break;
+			case DIST_POOL5:
+				a[i] = pool[r % 5];
+				break;
+			case DIST_POOL_TENTH:
+				a[i] = bf_remix(r % tenth + 1);
+				break;
+			case DIST_EXTREMES:
+				a[i] = r % 7 == 0 ? 0 : r % 7 == 1 ? UINT64_MAX : r;
+				break;
+			case DIST_TOP12:
+				a[i] = (UINT64_C(0x5a5) << 52) | (r >> 12);
+				break;
+			case DIST_TOP24:
+				a[i] = (UINT64_C(0xabcdef) << 40) | (r >> 24);
+				break;
+			case DIST_TOP24_HIGH:
+				a[i] = (UINT64_C(0xffffff) << 40) | (r >> 24);
+				break;
+			case DIST_TOP40:
+				a[i] = (UINT64_C(0x123456789a) << 24) | (r >> 40);
+				break;
+			case DIST_SMALL:
+				a[i] = r >> 44;
+				break;
+			case DIST_ASCENDING:
+				a[i] = (uint64_t) i * UINT64_C(0x9E3779B97F4A7) + 3;
+				break;
+			case DIST_DESCENDING:
+				a[i] = UINT64_MAX - (uint64_t) i * UINT64_C(0x9E3779B97F4A7);
+				break;
+			case DIST_EQUAL:
+				a[i] = pool[0];
+				break;
+		}
+	}
+	/* the extremes at both ends of the input too */
+	if (dist == DIST_EXTREMES && n >= 2)
+	{
+		a[0] = UINT64_MAX;
+		a[n - 1] = 0;
+	}
+}
+
+/* keyset_sort_unique(a) against the reference; returns the CPU seconds */
+static double
+check_sort_unique(const uint64_t *in, size_t n, const char *what)
+{
+	uint64_t   *a = dup_u64(in, n);
+	uint64_t   *ref = dup_u64(in, n);
+	uint64_t   *scratch = unit_xmalloc(n * sizeof(uint64_t));	/* exactly n */
+	size_t		nref,
+				got;
+	clock_t		t0;
+	double		secs;
+
+	nref = ref_sort_unique(ref, n);
+	t0 = clock();
+	got = keyset_sort_unique(a, n, scratch);
+	secs = (double) (clock() - t0) / CLOCKS_PER_SEC;
+	CHECK_MSG(got == nref, "%s, n %zu: %zu left, expected %zu", what, n, got, nref);
+	CHECK_MSG(got == nref && (nref == 0 || memcmp(a, ref, nref * sizeof(uint64_t)) == 0),
+			  "%s, n %zu: wrong order or values", what, n);
+	free(a);
+	free(ref);
+	free(scratch);
+	return secs;
+}
+
+/*
+ * keyset_sort_unique gives exactly what qsort and a unique pass give, the
+ * same length and the same values, for sizes around the insertion-sort
+ * threshold (31, 32, 33), one bucket (600), several (5000), many (300000)
+ * and the most top buckets (2.1M), and for inputs that defeat a bucket
+ * sort: many repeats, 0 and UINT64_MAX, values bunched in one top bucket,
+ * in one sub-bucket (top 24 bits shared: the qsort fallback), already
+ * sorted, or all equal.  Then 200000 values sharing their top 40 bits:
+ * all in one sub-bucket, where a sort without the qsort fallback is an
+ * insertion sort over 200000 values (about 10^10 moves), so this must
+ * take well under the 2 s CPU limit checked here.
+ */
+static void
+test_sort_unique(void)
+{
+	static const size_t sizes[] = {0, 1, 2, 31, 32, 33, 600, 5000, 300000};
+	size_t		big = (UINT64_C(1) << 21) + 3;
+	uint64_t   *a = unit_xmalloc(big * sizeof(uint64_t));
+	char		what[64];
+	double		secs;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (int d = 0; d < DIST_COUNT; d++)
+		{
+			fill_dist(a, sizes[si], d, 1000 + si * 31 + d);
+			snprintf(what, sizeof(what), "%s", dist_names[d]);
+			(void) check_sort_unique(a, sizes[si], what);
+		}
+
+	/* more than 2^20 values: the most top buckets (SORT_MAX_TOP_BITS) */
+	fill_dist(a, big, DIST_UNIFORM, 77);
+	(void) check_sort_unique(a, big, "uniform, big");
+	fill_dist(a, big, DIST_TOP24, 78);
+	(void) check_sort_unique(a, big, "top24, big");
+
+	/* the bunched case that would be quadratic without the qsort fallback */
+	fill_dist(a, 200000, DIST_TOP40, 79);
+	secs = check_sort_unique(a, 200000, "top40, 200000");
+	CHECK_MSG(secs < 2.0, "200000 values sharing 40 top bits took %.2f s", secs);
+
+	/* the remaining bits random, the top 24 bits from a few values only */
+	{
+		uint64_t	rs = 80;
+
+		for (size_t i = 0; i < 300000; i++)
+		{
+			uint64_t	r = unit_rand(&rs);
+
+			a[i] = ((r % 3) << 62) | ((uint64_t) 0x1234 << 40) | (r >> 40);
+		}
+		(void) check_sort_unique(a, 300000, "three top-24 prefixes");
+	}
+	free(a);
+}
+
+/*
+ * keyset_contains at the edges of the array and of the value range: the
+ * empty set holds nothing (not even 0), a set holds 0 and UINT64_MAX when
+ * added, and the neighbours of every member are found only if members.
+ */
+static void
+test_contains(void)
+{
+	uint64_t	edge[] = {0, 1, 7, UINT64_MAX - 1, UINT64_MAX};
+	uint64_t	one_max[] = {UINT64_MAX};
+	uint64_t	vals[1001];
+	uint64_t	rs = 4;
+	KeySet	   *ks;
+
+	ks = ks_from(edge, 0);
+	CHECK(ks->count == 0);
+	CHECK(!keyset_contains(ks, 0));
+	CHECK(!keyset_contains(ks, UINT64_MAX));
+	free(ks);
+
+	ks = ks_from(edge, 1);		/* {0} */
+	CHECK(ks->count == 1);
+	CHECK(keyset_contains(ks, 0));
+	CHECK(!keyset_contains(ks, 1));
+	CHECK(!keyset_contains(ks, UINT64_MAX));
+	free(ks);
+
+	ks = ks_from(one_max, 1);
+	CHECK(keyset_contains(ks, UINT64_MAX));
+	CHECK(!keyset_contains(ks, UINT64_MAX - 1));
+	CHECK(!keyset_contains(ks, 0));
+	free(ks);
+
+	ks = ks_from(edge, 5);
+	CHECK(ks->count == 5);
+	for (int i = 0; i < 5; i++)
+		CHECK(keyset_contains(ks, edge[i]));
+	CHECK(!keyset_contains(ks, 2));
+	CHECK(!keyset_contains(ks, 6));
+	CHECK(!keyset_contains(ks, 8));
+	CHECK(!keyset_contains(ks, UINT64_MAX - 2));
+	free(ks);
+
+	/* even values only: every odd neighbour is absent */
+	for (int i = 0; i < 1001; i++)
+		vals[i] = unit_rand(&rs) & ~UINT64_C(1);
+	ks = ks_from(vals, 1001);
+	CHECK(ks->count == 1001);
+	for (int i = 0; i < 1001; i++)
+	{
+		CHECK(keyset_contains(ks, vals[i]));
+		CHECK(!keyset_contains(ks, vals[i] + 1));
+		CHECK(!keyset_contains(ks, vals[i] - 1));
+	}
+	free(ks);
+}
+
+/*
+ * keyset_merge_queue's edges: an empty queue copies the set; a queue of
+ * hashes the set has already changes nothing (same bytes); queues wholly
+ * below or above the set, or interleaved, give the sorted union; the
+ * header (parameters, seed) comes from the set; the return value is the
+ * new count; the queue may hold repeats of its own.
+ */
+static void
+test_merge_queue_edges(void)
+{
+	uint64_t	base[200];
+	uint64_t	q[400];
+	uint64_t	all[600];
+	uint64_t	scratch[400];
+	uint64_t	rs = 21;
+	KeySet	   *ks,
+			   *dst,
+			   *ref;
+	size_t		size;
+
+	/* base: 200 values in [2^62, 2^63) */
+	for (int i = 0; i < 200; i++)
+		base[i] = (UINT64_C(1) << 62) | (unit_rand(&rs) >> 2);
+	ks = ks_from(base, 200);
+	CHECK(ks->count == 200);
+	ks->capacity = 777;
+	ks->hdr.seed = 42;
+	ks->target = BF_KIND_COUNTING;
+	size = keyset_size_for(ks->count);
+
+	/* an empty queue */
+	dst = unit_xmalloc(keyset_size_for(ks->count));
+	CHECK(keyset_merge_queue(ks, q, 0, scratch, dst) == 200);
+	unit_set_varsize(dst, keyset_size_for(dst->count));
+	CHECK(memcmp(dst, ks, size) == 0);
+	free(dst);
+
+	/* only hashes the set has, in reverse, twice each */
+	for (int i = 0; i < 200; i++)
+		q[i] = q[399 - i] = ks->hashes[i];
+	dst = unit_xmalloc(keyset_size_for(ks->count + 400));
+	CHECK(keyset_merge_queue(ks, q, 400, scratch, dst) == 200);
+	unit_set_varsize(dst, keyset_size_for(dst->count));
+	CHECK(memcmp(dst, ks, size) == 0);
+	free(dst);
+
+	/* all below, all above, interleaved with repeats */
+	for (int shape = 0; shape < 3; shape++)
+	{
+		for (int i = 0; i < 400; i++)
+		{
+			uint64_t	r = unit_rand(&rs);
+
+			q[i] = shape == 0 ? r >> 2 :
+				shape == 1 ? (UINT64_C(3) << 62) | (r >> 2) :
+				i % 4 == 3 ? q[i - 1] : (i % 4 == 2 ? base[i / 2] : (UINT64_C(1) << 62) | (r >> 2));
+		}
+		if (shape == 0)
+			q[17] = 0;
+		if (shape == 1)
+			q[17] = UINT64_MAX;
+		memcpy(all, base, sizeof(base));
+		memcpy(all + 200, q, sizeof(q));
+		ref = ks_from(all, 600);
+		dst = unit_xmalloc(keyset_size_for(ks->count + 400));
+		CHECK_MSG(keyset_merge_queue(ks, q, 400, scratch, dst) == ref->count,
+				  "shape %d: %llu, expected %llu", shape,
+				  (unsigned long long) dst->count, (unsigned long long) ref->count);
+		CHECK(dst->count == ref->count);
+		CHECK(dst->count == ref->count &&
+			  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+		CHECK(dst->capacity == 777 && dst->hdr.seed == 42 && dst->target == BF_KIND_COUNTING);
+		CHECK(dst->fpr == ks->fpr && dst->layout == ks->layout);
+		unit_set_varsize(dst, keyset_size_for(dst->count));
+		CHECK(keyset_check(dst, keyset_size_for(dst->count), NULL) == BF_OK);
+		free(ref);
+		free(dst);
+	}
+	free(ks);
+}
+
+/*
+ * A million distinct hashes (with 0 and UINT64_MAX among them) plus half
+ * a million repeats, of hashes already merged or still queued, built the
+ * way the SQL transition does (keyset_queue_target decides between
+ * growing the queue and merging): the count is exact, the hashes are
+ * exactly the sorted distinct inputs (so every added hash is found and
+ * absent ones are not), every intermediate value passes keyset_check,
+ * and merges are few (a merge per as many new inputs as the set holds,
+ * not one per short queue).  Then the format is canonical: the same
+ * hashes in reverse with one single merge, and shuffled with random
+ * merge points, give identical bytes.
+ */
+static void
+test_merge_queue_exact(void)
+{
+	const size_t ndistinct = 1000000;
+	size_t		nin = 0;
+	uint64_t   *distinct = unit_xmalloc(ndistinct * sizeof(uint64_t));
+	uint64_t   *in = unit_xmalloc(ndistinct * 2 * sizeof(uint64_t));
+	uint64_t   *ref;
+	uint64_t   *rev;
+	size_t		nref;
 	uint64_t	rs = 123;
-	const int	n = 1000000;
+	Build		b;
+	KeySet	   *a,
+			   *single,
+			   *shuffled;
+	size_t		size;
 	char		err[BF_ERRLEN];
-	int			missing = 0;
+	int			missing = 0,
+				found_absent = 0,
+				absent_tested = 0;
 
-	for (int i = 0; i < n; i++)
-		CHECK(tk_add(&t, unit_rand(&rs)));
-	CHECK(t.ks->count == (uint64_t) n);
-	/* the same keys again: nothing new */
-	rs = 123;
-	for (int i = 0; i < 1000; i++)
-		CHECK(!tk_add(&t, unit_rand(&rs)));
-	CHECK(t.ks->count == (uint64_t) n);
-	rs = 123;
-	for (int i = 0; i < n; i++)
-		missing += !keyset_contains(t.ks, unit_rand(&rs));
+	for (size_t i = 0; i < ndistinct; i++)
+		distinct[i] = unit_rand(&rs);
+	distinct[1000] = 0;
+	distinct[500000] = UINT64_MAX;
+	for (size_t i = 0; i < ndistinct; i++)
+	{
+		uint64_t	r = unit_rand(&rs);
+
+		in[nin++] = distinct[i];
+		/* a repeat of any earlier hash, or of one likely still queued */
+		if (r % 3 == 0)
+			in[nin++] = distinct[(r >> 8) % (i + 1)];
+		else if (r % 11 == 1)
+			in[nin++] = distinct[i - (r >> 8) % (i < 8 ? i + 1 : 8)];
+	}
+	ref = dup_u64(in, nin);
+	nref = ref_sort_unique(ref, nin);
+	CHECK_MSG(nref == ndistinct, "the input has %zu distinct hashes", nref);
+
+	/* in order, by the SQL policy */
+	build_start(&b, BUILD_POLICY, 0, 0);
+	for (size_t i = 0; i < nin; i++)
+		build_push(&b, in[i]);
+	a = build_finish(&b);
+	size = keyset_size_for(a->count);
+	CHECK_MSG(a->count == nref, "%llu hashes, expected %zu",
+			  (unsigned long long) a->count, nref);
+	CHECK(a->count == nref && memcmp(a->hashes, ref, nref * sizeof(uint64_t)) == 0);
+	CHECK_MSG(b.bad_states == 0, "%d intermediate states refused", b.bad_states);
+	CHECK_MSG(b.merges >= 10 && b.merges <= 30, "%d merges for %zu inputs", b.merges, nin);
+	CHECK_MSG(keyset_check(a, size, err) == BF_OK, "%s", err);
+	for (size_t i = 0; i < nin; i++)
+		missing += !keyset_contains(a, in[i]);
 	CHECK_MSG(missing == 0, "%d hashes lost", missing);
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	CHECK(!keyset_contains(t.ks, 12345));
-	free(t.ks);
+	CHECK(keyset_contains(a, 0));
+	CHECK(keyset_contains(a, UINT64_MAX));
+	rs = 999;
+	for (int i = 0; i < 10000; i++)
+	{
+		uint64_t	h = unit_rand(&rs);
+
+		if (bsearch(&h, ref, nref, sizeof(uint64_t), cmp_u64) != NULL)
+			continue;
+		absent_tested++;
+		found_absent += keyset_contains(a, h);
+	}
+	CHECK(absent_tested > 9990);
+	CHECK_MSG(found_absent == 0, "%d absent hashes found", found_absent);
+
+	/* reversed, one single merge of everything */
+	rev = unit_xmalloc(nin * sizeof(uint64_t));
+	for (size_t i = 0; i < nin; i++)
+		rev[i] = in[nin - 1 - i];
+	build_start(&b, BUILD_FIXED, nin, 0);
+	for (size_t i = 0; i < nin; i++)
+		build_push(&b, rev[i]);
+	single = build_finish(&b);
+	CHECK(b.merges == 1);
+	CHECK(keyset_size_for(single->count) == size && memcmp(single, a, size) == 0);
+
+	/* shuffled, merged after a random number of hashes each time */
+	for (size_t i = nin - 1; i > 0; i--)
+	{
+		size_t		j = unit_rand(&rs) % (i + 1);
+		uint64_t	t = rev[i];
+
+		rev[i] = rev[j];
+		rev[j] = t;
+	}
+	build_start(&b, BUILD_RANDOM, 0, 0);
+	for (size_t i = 0; i < nin; i++)
+		build_push(&b, rev[i]);
+	shuffled = build_finish(&b);
+	CHECK(b.merges > 20);
+	CHECK(b.bad_states == 0);
+	CHECK(keyset_size_for(shuffled->count) == size && memcmp(shuffled, a, size) == 0);
+
+	free(distinct);
+	free(in);
+	free(ref);
+	free(rev);
+	free(a);
+	free(single);
+	free(shuffled);
+}
+
+/* keyset_queue_target as keyset.h words it */
+static size_t
+doc_queue_target(uint64_t count, uint64_t capacity, size_t queued)
+{
+	uint64_t	m = count > capacity ? count : capacity;
+	uint64_t	want = KEYSET_MIN_QUEUE;
+
+	while (want < m && want < KEYSET_MAX_QUEUE)
+		want *= 2;
+	return queued * 2 < want ? queued * 2 : (size_t) want;
+}
+
+static size_t
+queue_target(KeySet *ks, uint64_t count, uint64_t capacity, size_t queued)
+{
+	ks->count = count;
+	ks->capacity = capacity;
+	return keyset_queue_target(ks, queued);
 }
 
 /*
- * keyset_add_many (the aggregates' flush) takes hashes as keyset_add one
- * by one does, and stops exactly where the table must grow first.
+ * The queue policy (keyset.h): the queue doubles up to the power of two
+ * at or above max(count, capacity), clamped to KEYSET_MIN_QUEUE ..
+ * KEYSET_MAX_QUEUE; a result at most "queued" means merge now.  Exact
+ * values by hand first, then a sweep against the doc's wording, then the
+ * claim that a sized aggregate sorts its inputs once: capacity 100000
+ * and 100000 distinct inputs merge only in the final function.
  */
 static void
-test_add_many_same_bytes(void)
+test_queue_target(void)
 {
-	uint64_t	rs = 77;
-	TKeySet		a = tk_new(16);
-	TKeySet		b = tk_new(16);
-	uint64_t   *h = unit_xmalloc(100000 * sizeof(uint64_t));
-	size_t		done = 0;
-	int			grows = 0;
+	KeySet	   *ks = ks_empty(0, 0);
+	static const uint64_t counts[] = {
+		0, 1, 15, 16, 17, 31, 32, 33, 1000, 1023, 1024, 1025, 65535, 65536,
+		65537, KEYSET_MAX_QUEUE - 1, KEYSET_MAX_QUEUE, KEYSET_MAX_QUEUE + 1,
+		KEYSET_MAX_COUNT, (uint64_t) INT64_MAX
+	};
+	size_t		ncounts = sizeof(counts) / sizeof(counts[0]);
+	size_t		q;
+	int			steps;
+	Build		b;
+	KeySet	   *sized;
+	uint64_t	rs = 31;
 
-	for (int i = 0; i < 100000; i++)
-		h[i] = i % 1000 == 5 ? 0 : unit_rand(&rs) % 40000 * UINT64_C(0x9E3779B97F4A7C15);
-	for (int i = 0; i < 100000; i++)
-		(void) tk_add(&a, h[i]);
-	while (done < 100000)
+	/* empty, no capacity: a full first queue of 16 merges */
+	CHECK(queue_target(ks, 0, 0, 16) == 16);
+	/* count 1000: doubling to 1024, where it merges */
+	CHECK(queue_target(ks, 1000, 0, 16) == 32);
+	CHECK(queue_target(ks, 1000, 0, 512) == 1024);
+	CHECK(queue_target(ks, 1000, 0, 1024) == 1024);
+	/* a power of two count is its own target */
+	CHECK(queue_target(ks, 1024, 0, 1024) == 1024);
+	CHECK(queue_target(ks, 1025, 0, 1024) == 2048);
+	CHECK(queue_target(ks, 16, 0, 16) == 16);
+	CHECK(queue_target(ks, 17, 0, 16) == 32);
+	CHECK(queue_target(ks, 17, 0, 32) == 32);
+	/* capacity 100000 on an empty set: 16 -> 32 -> ... -> 131072, then merge */
+	q = 16;
+	steps = 0;
+	for (;;)
 	{
-		done += keyset_add_many(b.ks, h + done, 100000 - done);
-		if (done < 100000)
-		{
-			TKeySet		n = tk_new(b.ks->nslots * 2);
+		size_t		t = queue_target(ks, 0, 100000, q);
 
-			/* it stopped at a new hash that needs room */
-			CHECK(keyset_needs_grow(b.ks) && !keyset_contains(b.ks, h[done]));
-			keyset_rehash_into(b.ks, n.ks);
-			free(b.ks);
-			b = n;
-			grows++;
-		}
+		if (t <= q)
+			break;
+		CHECK_MSG(t == 2 * q, "%zu -> %zu", q, t);
+		q = t;
+		steps++;
 	}
-	CHECK(grows >= 10);
-	CHECK(a.size == b.size && memcmp(a.ks, b.ks, a.size) == 0);
-	CHECK(keyset_check(b.ks, b.size, NULL) == BF_OK);
-	free(h);
-	free(a.ks);
-	free(b.ks);
+	CHECK_MSG(q == 131072 && steps == 13, "ends at %zu after %d steps", q, steps);
+	CHECK(queue_target(ks, 0, 100000, 131072) == 131072);
+	/* the bigger of count and capacity decides */
+	CHECK(queue_target(ks, 100000, 1000, 65536) == 131072);
+	CHECK(queue_target(ks, 1000, 100000, 65536) == 131072);
+	/* KEYSET_MAX_QUEUE caps it, whatever the count or capacity */
+	CHECK(queue_target(ks, KEYSET_MAX_COUNT, 0, KEYSET_MAX_QUEUE / 2) == KEYSET_MAX_QUEUE);
+	CHECK(queue_target(ks, KEYSET_MAX_COUNT, 0, KEYSET_MAX_QUEUE) == KEYSET_MAX_QUEUE);
+	CHECK(queue_target(ks, 0, (uint64_t) INT64_MAX, KEYSET_MAX_QUEUE) == KEYSET_MAX_QUEUE);
+	CHECK(queue_target(ks, 0, UINT64_MAX, KEYSET_MAX_QUEUE / 2) == KEYSET_MAX_QUEUE);
+	/* a queue longer than the target (never grown past it): merge */
+	CHECK(queue_target(ks, 100, 0, 4096) == 128);
+
+	/* the sweep: the doc's rule, never below MIN or above MAX */
+	for (size_t ci = 0; ci < ncounts; ci++)
+		for (size_t pi = 0; pi < ncounts; pi++)
+			for (q = KEYSET_MIN_QUEUE; q <= 2 * (size_t) KEYSET_MAX_QUEUE; q *= 2)
+			{
+				size_t		t = queue_target(ks, counts[ci], counts[pi], q);
+				size_t		want = doc_queue_target(counts[ci], counts[pi], q);
+
+				CHECK_MSG(t == want, "count %llu capacity %llu queued %zu: %zu, expected %zu",
+						  (unsigned long long) counts[ci], (unsigned long long) counts[pi],
+						  q, t, want);
+				CHECK(t >= KEYSET_MIN_QUEUE && t <= KEYSET_MAX_QUEUE);
+			}
+	free(ks);
+
+	/* a sized aggregate: no merge before the final function's */
+	build_start(&b, BUILD_POLICY, 0, 100000);
+	for (int i = 0; i < 100000; i++)
+		build_push(&b, unit_rand(&rs));
+	CHECK_MSG(b.merges == 0 && b.qlen == 131072, "%d merges, queue %zu", b.merges, b.qlen);
+	sized = build_finish(&b);
+	CHECK(b.merges == 1 && sized->count == 100000);
+	CHECK(sized->capacity == 100000);
+	CHECK(keyset_check(sized, keyset_size_for(sized->count), NULL) == BF_OK);
+	free(sized);
 }
 
 /*
- * keyset_next_batch (the final functions' walk) gives 0 first when the set
- * has it, then every stored hash in slot order, whatever the batch size.
+ * keyset_union (the combine function): two overlapping sets give exactly
+ * the sorted distinct union of their inputs, whichever comes first; a
+ * union with the empty set, or with itself, changes nothing (same bytes);
+ * disjoint sets (one wholly below the other) concatenate; the header is
+ * the first argument's.
  */
 static void
-test_next_batch(void)
+test_union(void)
 {
-	uint64_t	rs = 5;
-	TKeySet		t = tk_new(16);
-	uint64_t   *want = unit_xmalloc(3001 * sizeof(uint64_t));
-	uint64_t   *got = unit_xmalloc((3001 + 4096) * sizeof(uint64_t));	/* out: room for max */
-	size_t		nwant = 0;
+	const int	na = 50000,
+				nb = 30000,
+				shared = 20000;
+	uint64_t   *la = unit_xmalloc(na * sizeof(uint64_t));
+	uint64_t   *lb = unit_xmalloc(nb * sizeof(uint64_t));
+	uint64_t   *lab = unit_xmalloc((na + nb) * sizeof(uint64_t));
+	uint64_t	rs = 8;
+	KeySet	   *a,
+			   *b,
+			   *ref,
+			   *u,
+			   *v,
+			   *empty = ks_empty(0, 0);
+	size_t		asize;
 
-	(void) tk_add(&t, 0);
-	for (int i = 0; i < 3000; i++)
-		(void) tk_add(&t, unit_rand(&rs));
-	want[nwant++] = 0;
-	for (uint64_t i = 0; i < t.ks->nslots; i++)
-		if (t.ks->slots[i] != 0)
-			want[nwant++] = t.ks->slots[i];
-	CHECK(nwant == t.ks->count);
-	for (size_t max = 1; max <= 4096; max *= 7)
-	{
-		uint64_t	pos = 0;
-		size_t		n,
-					ngot = 0;
+	for (int i = 0; i < na; i++)
+		la[i] = unit_rand(&rs);
+	for (int i = 0; i < nb; i++)
+		lb[i] = i < shared ? la[i * 2] : unit_rand(&rs);
+	la[5] = 0;
+	lb[shared] = 0;
+	lb[shared + 1] = UINT64_MAX;
+	memcpy(lab, la, na * sizeof(uint64_t));
+	memcpy(lab + na, lb, nb * sizeof(uint64_t));
+	a = ks_from(la, na);
+	b = ks_from(lb, nb);
+	ref = ks_from(lab, na + nb);
+	asize = keyset_size_for(a->count);
+	CHECK(ref->count == (uint64_t) (na + nb - shared - 1));
+	b->capacity = 5;			/* to see whose header the result takes */
 
-		while ((n = keyset_next_batch(t.ks, &pos, got + ngot, max)) > 0)
-		{
-			CHECK(n <= max);
-			ngot += n;
-		}
-		CHECK(ngot == nwant && memcmp(got, want, nwant * sizeof(uint64_t)) == 0);
-	}
-	free(want);
-	free(got);
-	free(t.ks);
-}
+	u = unit_xmalloc(keyset_size_for(a->count + b->count));
+	CHECK(keyset_union(a, b, u) == ref->count);
+	CHECK(u->count == ref->count &&
+		  memcmp(u->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+	CHECK(u->capacity == 0);
+	unit_set_varsize(u, keyset_size_for(u->count));
+	CHECK(keyset_check(u, keyset_size_for(u->count), NULL) == BF_OK);
+	free(u);
 
-static void
-test_zero_hash_and_sorted(void)
-{
-	TKeySet		t = tk_new(16);
-	uint64_t	rs = 5;
-	uint64_t   *sorted;
-	uint64_t	n;
-	char		err[BF_ERRLEN];
+	u = unit_xmalloc(keyset_size_for(a->count + b->count));
+	CHECK(keyset_union(b, a, u) == ref->count);
+	CHECK(u->count == ref->count &&
+		  memcmp(u->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+	CHECK(u->capacity == 5);
+	free(u);
 
-	CHECK(!keyset_contains(t.ks, 0));
-	CHECK(tk_add(&t, 0));
-	CHECK(!tk_add(&t, 0));
-	CHECK(keyset_contains(t.ks, 0));
-	CHECK(t.ks->count == 1 && t.ks->has_zero == 1);
-	for (int i = 0; i < 5000; i++)
-		tk_add(&t, unit_rand(&rs));
-	/* UINT64_MAX lands in the last slot and must wrap around */
-	CHECK(tk_add(&t, UINT64_MAX));
-	CHECK(tk_add(&t, UINT64_MAX - 1));
-	CHECK(keyset_contains(t.ks, UINT64_MAX));
-	CHECK(t.ks->count == 5003);
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	sorted = unit_xmalloc(t.ks->count * sizeof(uint64_t));
-	n = keyset_sorted(t.ks, sorted);
-	CHECK(n == t.ks->count);
-	CHECK(sorted[0] == 0);
-	for (uint64_t i = 2; i < n; i++)
-		CHECK(sorted[i - 1] < sorted[i]);
-	CHECK(sorted[n - 1] == UINT64_MAX);
-	free(sorted);
-	free(t.ks);
+	/* with the empty set, either side */
+	u = unit_xmalloc(asize);
+	CHECK(keyset_union(a, empty, u) == a->count);
+	unit_set_varsize(u, keyset_size_for(u->count));
+	CHECK(memcmp(u, a, asize) == 0);
+	free(u);
+	u = unit_xmalloc(asize);
+	CHECK(keyset_union(empty, a, u) == a->count);
+	unit_set_varsize(u, keyset_size_for(u->count));
+	CHECK(memcmp(u, a, asize) == 0);
+	free(u);
+	u = unit_xmalloc(keyset_size_for(0));
+	CHECK(keyset_union(empty, empty, u) == 0);
+	free(u);
+
+	/* with itself */
+	u = unit_xmalloc(keyset_size_for(2 * a->count));
+	CHECK(keyset_union(a, a, u) == a->count);
+	unit_set_varsize(u, keyset_size_for(u->count));
+	CHECK(memcmp(u, a, asize) == 0);
+	free(u);
+
+	/* disjoint: the lower half and the upper half of the range */
+	free(a);
+	free(b);
+	for (int i = 0; i < na; i++)
+		la[i] >>= 1;
+	for (int i = 0; i < nb; i++)
+		lb[i] = (UINT64_C(1) << 63) | lb[i];
+	a = ks_from(la, na);
+	b = ks_from(lb, nb);
+	u = unit_xmalloc(keyset_size_for(a->count + b->count));
+	v = unit_xmalloc(keyset_size_for(a->count + b->count));
+	CHECK(keyset_union(a, b, u) == a->count + b->count);
+	CHECK(keyset_union(b, a, v) == a->count + b->count);
+	CHECK(memcmp(u->hashes, a->hashes, a->count * sizeof(uint64_t)) == 0);
+	CHECK(memcmp(u->hashes + a->count, b->hashes, b->count * sizeof(uint64_t)) == 0);
+	CHECK(memcmp(u->hashes, v->hashes, u->count * sizeof(uint64_t)) == 0);
+	free(u);
+	free(v);
+
+	free(la);
+	free(lb);
+	free(lab);
+	free(a);
+	free(b);
+	free(ref);
+	free(empty);
 }
 
 #define TEST_ORDER_KEY UINT64_C(0x94d049bb133111eb)
@@ -208,15 +912,18 @@ cmp_remixed(const void *a, const void *b)
 }
 
 /*
- * keyset_remix_ordered gives exactly the sorted walk re-sorted by the
- * remixed value (what cuckoo_agg inserts in), from empty through sizes
- * that take each of its paths: one bucket, small runs, sub-bucketed runs,
- * hashes whose remixed values bunch up.
+ * keyset_remix_ordered gives exactly the set re-sorted by the remixed
+ * value (what cuckoo_agg inserts in), from empty through sizes that take
+ * each of the sort's paths: one bucket, small runs, sub-bucketed runs;
+ * with the hash 0, with remixed values that bunch up (top 20 bits shared)
+ * and with raw hashes that bunch up (top 40 bits shared).  out and
+ * scratch are exactly count long (ASan checks the bounds), and another
+ * order key gives another order.
  */
 static void
 test_remix_ordered(void)
 {
-	uint64_t	sizes[] = {0, 1, 2, 17, 600, 5000, 300000};
+	static const uint64_t sizes[] = {0, 1, 2, 17, 600, 5000, 300000};
 	uint64_t	rv = 3;
 
 	for (int i = 0; i < 1000; i++)
@@ -224,22 +931,25 @@ test_remix_ordered(void)
 		uint64_t	x = unit_rand(&rv);
 
 		CHECK(bf_unremix(bf_remix(x)) == x);
+		CHECK(bf_remix(bf_unremix(x)) == x);
 	}
 
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 	{
-		for (int variant = 0; variant < 3; variant++)
+		for (int variant = 0; variant < 4; variant++)
 		{
-			TKeySet		t = tk_new(16);
 			uint64_t	rs = 11 + si;
+			uint64_t   *vals = unit_xmalloc((sizes[si] + 1) * sizeof(uint64_t));
+			size_t		nvals = 0;
+			KeySet	   *ks;
 			uint64_t	count;
 			uint64_t   *want,
 					   *got,
 					   *scratch;
-			uint64_t	n;
 
+			/* variant 1: the hash 0 */
 			if (variant == 1)
-				(void) tk_add(&t, 0);
+				vals[nvals++] = 0;
 			for (uint64_t i = 0; i < sizes[si]; i++)
 			{
 				uint64_t	v = unit_rand(&rs);
@@ -250,289 +960,216 @@ test_remix_ordered(void)
 					uint64_t	r = bf_remix(v ^ TEST_ORDER_KEY);
 
 					v = bf_unremix((r >> 44) == 0x12345 ? r :
-												  (UINT64_C(0x12345) << 44) | (r >> 20)) ^ TEST_ORDER_KEY;
+								   (UINT64_C(0x12345) << 44) | (r >> 20)) ^ TEST_ORDER_KEY;
 				}
-				(void) tk_add(&t, v);
+				/* variant 3: the hashes share their top 40 bits */
+				if (variant == 3)
+					v = (UINT64_C(0xfedcba9876) << 24) | (v >> 40);
+				vals[nvals++] = v;
 			}
-			count = t.ks->count;
-			want = unit_xmalloc((count + 1) * sizeof(uint64_t));
-			got = unit_xmalloc((count + 1) * sizeof(uint64_t));
-			scratch = unit_xmalloc((count + 1) * sizeof(uint64_t));
-			n = keyset_sorted(t.ks, want);
-			qsort(want, n, sizeof(uint64_t), cmp_remixed);
-			CHECK(keyset_remix_ordered(t.ks, TEST_ORDER_KEY, got, scratch) == n);
-			CHECK(n == count);
-			CHECK(memcmp(want, got, n * sizeof(uint64_t)) == 0);
+			ks = ks_from(vals, nvals);
+			count = ks->count;
+			want = dup_u64(ks->hashes, count);
+			got = unit_xmalloc(count * sizeof(uint64_t));
+			scratch = unit_xmalloc(count * sizeof(uint64_t));
+			qsort(want, count, sizeof(uint64_t), cmp_remixed);
+			CHECK(keyset_remix_ordered(ks, TEST_ORDER_KEY, got, scratch) == count);
+			CHECK_MSG(count == 0 || memcmp(want, got, count * sizeof(uint64_t)) == 0,
+					  "size %llu variant %d", (unsigned long long) sizes[si], variant);
+			if (variant == 1 && count > 0)
+				CHECK(keyset_contains(ks, 0));
+			if (count >= 600)
+			{
+				CHECK(keyset_remix_ordered(ks, TEST_ORDER_KEY + 1, got, scratch) == count);
+				CHECK(memcmp(want, got, count * sizeof(uint64_t)) != 0);
+			}
+			free(vals);
 			free(want);
 			free(got);
 			free(scratch);
-			free(t.ks);
+			free(ks);
 		}
 	}
 }
 
-/* a full table wraps: every slot but the free ones is probed from the end */
-static void
-test_wraparound_probe(void)
-{
-	TKeySet		t = tk_new(16);
-	char		err[BF_ERRLEN];
-
-	/* all hashes with the top bits of the last slot */
-	for (uint64_t i = 1; i <= 11; i++)
-		CHECK(tk_add(&t, UINT64_MAX - i));
-	CHECK(t.ks->nslots == 16);
-	for (uint64_t i = 1; i <= 11; i++)
-		CHECK(keyset_contains(t.ks, UINT64_MAX - i));
-	CHECK(!keyset_contains(t.ks, UINT64_MAX));
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	free(t.ks);
-}
-
+/*
+ * Two states combine only if every parameter the final function uses is
+ * the same: target, fpr, capacity, layout and the seed.
+ */
 static void
 test_compatible(void)
 {
-	TKeySet		a = tk_new(16),
-				b = tk_new(16);
+	KeySet	   *a = ks_empty(0, 100),
+			   *b = ks_empty(0, 100);
 	char		err[BF_ERRLEN];
 
-	CHECK(keyset_check_compatible(a.ks, b.ks, err) == BF_OK);
-	b.ks->fpr = 0.02;
-	CHECK(keyset_check_compatible(a.ks, b.ks, err) == BF_ERR_INCOMPATIBLE);
-	b.ks->fpr = 0.01;
-	b.ks->target = BF_KIND_CUCKOO;
-	CHECK(keyset_check_compatible(a.ks, b.ks, err) == BF_ERR_INCOMPATIBLE);
-	b.ks->target = BF_KIND_BLOOM;
-	b.ks->hdr.seed = 1;
-	CHECK(keyset_check_compatible(a.ks, b.ks, err) == BF_ERR_INCOMPATIBLE);
-	free(a.ks);
-	free(b.ks);
+	CHECK(keyset_check_compatible(a, b, err) == BF_OK);
+	b->fpr = 0.02;
+	CHECK(keyset_check_compatible(a, b, err) == BF_ERR_INCOMPATIBLE);
+	b->fpr = 0.01;
+	b->target = BF_KIND_CUCKOO;
+	CHECK(keyset_check_compatible(a, b, err) == BF_ERR_INCOMPATIBLE);
+	b->target = BF_KIND_BLOOM;
+	b->hdr.seed = 1;
+	CHECK(keyset_check_compatible(a, b, err) == BF_ERR_INCOMPATIBLE);
+	b->hdr.seed = BF_DEFAULT_SEED;
+	b->layout = 0;
+	CHECK(keyset_check_compatible(a, b, err) == BF_ERR_INCOMPATIBLE);
+	b->layout = 1;
+	b->capacity = 101;
+	CHECK(keyset_check_compatible(a, b, err) == BF_ERR_INCOMPATIBLE);
+	b->capacity = 100;
+	/* the sets themselves may differ */
+	b->count = 7;
+	CHECK(keyset_check_compatible(a, b, err) == BF_OK);
+	free(a);
+	free(b);
 }
 
-#define EXPECT_REJECT(t, stmt) \
+static void
+swap_hashes(KeySet *ks, int i, int j)
+{
+	uint64_t	t = ks->hashes[i];
+
+	ks->hashes[i] = ks->hashes[j];
+	ks->hashes[j] = t;
+}
+
+#define EXPECT_REJECT(orig, size, stmt) \
 	do { \
-		TKeySet		c_ = tk_copy(&(t)); \
-		KeySet	   *ks = c_.ks; \
+		KeySet	   *ks = ks_dup((orig), (size)); \
 		char		e_[BF_ERRLEN]; \
-		(void) ks; \
 		stmt; \
-		CHECK_MSG(keyset_check(c_.ks, c_.size, e_) == BF_ERR_CORRUPT, "not rejected: %s", #stmt); \
-		free(c_.ks); \
+		CHECK_MSG(keyset_check(ks, (size), e_) == BF_ERR_CORRUPT, "not rejected: %s", #stmt); \
+		free(ks); \
 	} while (0)
 
-/* index of the first empty / first used slot */
-static uint64_t
-slot_where(const KeySet *ks, bool used)
-{
-	for (uint64_t i = 0; i < ks->nslots; i++)
-		if ((ks->slots[i] != 0) == used)
-			return i;
-	return 0;
-}
+#define EXPECT_ACCEPT(orig, size, stmt) \
+	do { \
+		KeySet	   *ks = ks_dup((orig), (size)); \
+		char		e_[BF_ERRLEN]; \
+		stmt; \
+		CHECK_MSG(keyset_check(ks, (size), e_) == BF_OK, "rejected: %s: %s", #stmt, e_); \
+		free(ks); \
+	} while (0)
 
+/*
+ * The checker: a valid state passes (so do the empty set and the edge
+ * values of each parameter); any other length, any bad header or
+ * parameter, a count that does not match the length or is over the
+ * limit, and hashes out of order or repeated (anywhere, the last pair
+ * too) are refused as corrupt.  Repeats matter most: a merge would keep
+ * them and the filter would be sized for more elements than were seen.
+ */
 static void
 test_check_rejects(void)
 {
-	TKeySet		t = tk_new(64);
+	uint64_t	vals[31];
 	uint64_t	rs = 17;
+	KeySet	   *t,
+			   *empty;
+	size_t		size;
 	char		err[BF_ERRLEN];
 
 	for (int i = 0; i < 30; i++)
-		tk_add(&t, unit_rand(&rs));
-	tk_add(&t, 0);
-	CHECK(t.ks->nslots == 64);
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
+		vals[i] = unit_rand(&rs);
+	vals[30] = 0;
+	t = ks_from(vals, 31);
+	size = keyset_size_for(t->count);
+	CHECK(t->count == 31 && t->hashes[0] == 0);
+	CHECK_MSG(keyset_check(t, size, err) == BF_OK, "%s", err);
 
-	for (size_t len = 0; len < t.size; len++)
-		CHECK_MSG(keyset_check(t.ks, len, err) != BF_OK, "accepted at %zu bytes", len);
+	for (size_t len = 0; len < size; len++)
+		CHECK_MSG(keyset_check(t, len, err) == BF_ERR_CORRUPT, "accepted at %zu bytes", len);
 	{
-		uint8_t    *big = calloc(1, t.size + 64);
+		uint8_t    *big = calloc(1, size + 64);
 
-		memcpy(big, t.ks, t.size);
-		CHECK(keyset_check(big, t.size + 8, err) != BF_OK);
-		CHECK(keyset_check(big, t.size + 1, err) != BF_OK);
+		memcpy(big, t, size);
+		for (size_t len = size + 1; len <= size + 64; len++)
+			CHECK_MSG(keyset_check(big, len, err) == BF_ERR_CORRUPT, "accepted at %zu bytes", len);
 		free(big);
 	}
+	/* no message buffer: still refused, nothing written */
+	CHECK(keyset_check(t, size - 1, NULL) == BF_ERR_CORRUPT);
 
-	EXPECT_REJECT(t, ks->hdr.kind = BF_KIND_BLOOM);
-	EXPECT_REJECT(t, ks->hdr.version = 0);
-	EXPECT_REJECT(t, ks->hdr.hash_id = 2);
-	EXPECT_REJECT(t, ks->hdr.flags = 0x80);
-	EXPECT_REJECT(t, ks->hdr.reserved = UINT64_MAX);
-	EXPECT_REJECT(t, ks->target = 0);
-	EXPECT_REJECT(t, ks->target = BF_KIND_KEYSET);
-	EXPECT_REJECT(t, ks->target = 200);
-	EXPECT_REJECT(t, ks->has_zero = 2);
-	EXPECT_REJECT(t, ks->has_zero = 0);
-	EXPECT_REJECT(t, ks->layout = 2);
-	EXPECT_REJECT(t, ks->reserved = 1);
-	EXPECT_REJECT(t, ks->fpr = 0.0);
-	EXPECT_REJECT(t, ks->fpr = 1.0);
-	EXPECT_REJECT(t, ks->fpr = -0.5);
-	EXPECT_REJECT(t, ks->fpr = NAN);
-	EXPECT_REJECT(t, ks->fpr = 1e-300);
-	EXPECT_REJECT(t, ks->capacity = UINT64_MAX);
-	EXPECT_REJECT(t, ks->count++);
-	EXPECT_REJECT(t, ks->count--);
-	EXPECT_REJECT(t, ks->count = 0);
-	EXPECT_REJECT(t, ks->nslots = 32);
-	EXPECT_REJECT(t, ks->nslots = 128);
-	EXPECT_REJECT(t, ks->nslots = 63);
-	EXPECT_REJECT(t, ks->nslots = 0);
-	EXPECT_REJECT(t, ks->nslots = 8);
-	EXPECT_REJECT(t, ks->nslots = UINT64_C(1) << 40);
-	EXPECT_REJECT(t, ks->nslots = UINT64_MAX);
-	/* a slot emptied or filled without the count */
-	EXPECT_REJECT(t, ks->slots[slot_where(ks, true)] = 0);
-	EXPECT_REJECT(t, ks->slots[slot_where(ks, false)] = 99);
-	free(t.ks);
-}
+	/* the empty set */
+	empty = ks_empty(0, 0);
+	CHECK_MSG(keyset_check(empty, keyset_size_for(0), err) == BF_OK, "%s", err);
+	CHECK(keyset_check(empty, keyset_size_for(0) - 1, err) == BF_ERR_CORRUPT);
+	CHECK(keyset_check(empty, keyset_size_for(0), err) == BF_OK);
+	EXPECT_REJECT(empty, keyset_size_for(0), ks->count = 1);
+	free(empty);
 
-/*
- * Overloaded tables: a full table would make a probe for an absent hash
- * loop forever, so the checker refuses anything past the load limit.
- */
-static void
-test_check_rejects_overloaded(void)
-{
-	TKeySet		t = tk_new(16);
-	char		err[BF_ERRLEN];
-	uint64_t	limit = 16 * KEYSET_MAX_LOAD_NUM / KEYSET_MAX_LOAD_DEN;
+	/* the edges of what is valid */
+	EXPECT_ACCEPT(t, size, ks->target = BF_KIND_COUNTING);
+	EXPECT_ACCEPT(t, size, ks->target = BF_KIND_CUCKOO);
+	EXPECT_ACCEPT(t, size, ks->layout = 0);
+	EXPECT_ACCEPT(t, size, ks->fpr = 1e-15);
+	EXPECT_ACCEPT(t, size, ks->fpr = 0.999);
+	EXPECT_ACCEPT(t, size, ks->capacity = (uint64_t) INT64_MAX);
+	EXPECT_ACCEPT(t, size, ks->hdr.seed = UINT64_MAX);
+	EXPECT_ACCEPT(t, size, ks->hashes[30] = UINT64_MAX);
+	EXPECT_ACCEPT(t, size, ks->hashes[1] = 1);
 
-	for (uint64_t i = 0; i < 16; i++)
+	EXPECT_REJECT(t, size, ks->hdr.kind = BF_KIND_BLOOM);
+	EXPECT_REJECT(t, size, ks->hdr.version = 0);
+	EXPECT_REJECT(t, size, ks->hdr.hash_id = 2);
+	EXPECT_REJECT(t, size, ks->hdr.flags = 0x80);
+	EXPECT_REJECT(t, size, ks->hdr.reserved = UINT64_MAX);
+	EXPECT_REJECT(t, size, ks->target = 0);
+	EXPECT_REJECT(t, size, ks->target = BF_KIND_KEYSET);
+	EXPECT_REJECT(t, size, ks->target = 200);
+	EXPECT_REJECT(t, size, ks->reserved0 = 1);
+	EXPECT_REJECT(t, size, ks->layout = 2);
+	EXPECT_REJECT(t, size, ks->reserved = 1);
+	EXPECT_REJECT(t, size, ks->fpr = 0.0);
+	EXPECT_REJECT(t, size, ks->fpr = 1.0);
+	EXPECT_REJECT(t, size, ks->fpr = -0.5);
+	EXPECT_REJECT(t, size, ks->fpr = NAN);
+	EXPECT_REJECT(t, size, ks->fpr = 1e-300);
+	EXPECT_REJECT(t, size, ks->capacity = (uint64_t) INT64_MAX + 1);
+	EXPECT_REJECT(t, size, ks->capacity = UINT64_MAX);
+	EXPECT_REJECT(t, size, ks->count++);
+	EXPECT_REJECT(t, size, ks->count--);
+	EXPECT_REJECT(t, size, ks->count = 0);
+	EXPECT_REJECT(t, size, ks->count = KEYSET_MAX_COUNT + 1);
+	EXPECT_REJECT(t, size, ks->count = UINT64_MAX);
 	{
-		t.ks->slots[i] = (i << 60) | 1;
-		t.ks->count = i + 1;
-		if (i + 1 <= limit)
-			CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%llu of 16: %s",
-					  (unsigned long long) (i + 1), err);
-		else
-			CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT,
-					  "%llu of 16 slots used accepted", (unsigned long long) (i + 1));
+		/* over the limit is its own refusal, not just a length mismatch */
+		KeySet	   *c = ks_dup(t, size);
+
+		c->count = KEYSET_MAX_COUNT + 1;
+		err[0] = '\0';
+		CHECK(keyset_check(c, size, err) == BF_ERR_CORRUPT);
+		CHECK_MSG(strstr(err, "limit") != NULL, "%s", err);
+		free(c);
 	}
-	free(t.ks);
-}
-
-/*
- * Hashes out of their probe order, or stored twice (a crafted table):
- * lookups would miss them and count would overstate the distinct inputs.
- */
-static void
-test_check_rejects_misplaced_and_duplicates(void)
-{
-	TKeySet		t = tk_new(16);
-	char		err[BF_ERRLEN];
-	uint64_t	h = (UINT64_C(3) << 60) | 12345;	/* home slot 3 */
-
-	t.ks->slots[3] = h;
-	t.ks->count = 1;
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	/* moved past an empty slot: unreachable */
-	t.ks->slots[3] = 0;
-	t.ks->slots[5] = h;
-	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
-	/* before its home slot */
-	t.ks->slots[5] = 0;
-	t.ks->slots[2] = h;
-	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
-	/* twice in one run */
-	t.ks->slots[2] = 0;
-	t.ks->slots[3] = h;
-	t.ks->slots[4] = h;
-	t.ks->count = 2;
-	CHECK(keyset_check(t.ks, t.size, err) == BF_ERR_CORRUPT);
-	/* a run that wraps from the last slot to the first is fine */
-	memset(t.ks->slots, 0, 16 * sizeof(uint64_t));
-	t.ks->slots[15] = UINT64_MAX;
-	t.ks->slots[0] = UINT64_MAX - 1;
-	t.ks->slots[1] = 1;			/* home slot 0, displaced by the wrap */
-	t.ks->count = 3;
-	CHECK_MSG(keyset_check(t.ks, t.size, err) == BF_OK, "%s", err);
-	free(t.ks);
-}
-
-static void
-test_max_count(void)
-{
-	CHECK(KEYSET_MAX_COUNT >= 40000000);
-	CHECK(keyset_size_for_slots(KEYSET_MAX_SLOTS) < BF_MAX_VALUE_BYTES);
-}
-
-/*
- * The grow policy: doubling without a capacity, or before a quarter of it
- * is in; from there straight to the table the capacity needs (a power of
- * two at least keyset_slots_for(capacity) once rounded); never for a
- * capacity no keyset can hold.  Then a sized build through the policy
- * keeps every hash and grows once past the quarter.
- */
-static void
-test_grow_policy(void)
-{
-	TKeySet		t = tk_new(1024);
-	uint64_t	state = 7;
-	int			grows = 0;
-
-	/* no capacity: doubling */
-	t.ks->count = 700;
-	CHECK(keyset_grow_slots(t.ks) == 2048);
-	/* capacity 100000: doubling under 25000, then its table */
-	t.ks->capacity = 100000;
-	CHECK(keyset_grow_slots(t.ks) == 2048);
-	t.ks->count = 24999;
-	CHECK(keyset_grow_slots(t.ks) == 2048);
-	t.ks->count = 25000;
-	CHECK(keyset_grow_slots(t.ks) == 262144);	/* 142858 slots, rounded up */
-	CHECK(keyset_slots_for(100000) == 142858);
-	CHECK(262144 * KEYSET_MAX_LOAD_NUM >= 100000 * KEYSET_MAX_LOAD_DEN);
-	/* a capacity beyond any keyset: doubling */
-	t.ks->capacity = KEYSET_MAX_COUNT + 1;
-	t.ks->count = KEYSET_MAX_COUNT / 2;
-	CHECK(keyset_grow_slots(t.ks) == 2048);
-	free(t.ks);
-
-	/* a sized build of 100000 distinct hashes, growing by the policy */
-	t = tk_new(16);
-	t.ks->capacity = 100000;
-	for (int i = 0; i < 100000; i++)
-	{
-		uint64_t	h = unit_rand(&state);
-
-		if (h != 0 && keyset_needs_grow(t.ks) && !keyset_contains(t.ks, h))
-		{
-			TKeySet		n = tk_new(keyset_grow_slots(t.ks));
-
-			n.ks->capacity = t.ks->capacity;
-			keyset_rehash_into(t.ks, n.ks);
-			free(t.ks);
-			t = n;
-			grows++;
-		}
-		CHECK(keyset_add(t.ks, h));
-	}
-	CHECK(t.ks->count == 100000);
-	/* 16 -> ... -> 65536 doubling (12 grows; 32768 fills at 22937, under a quarter), then once to 262144 */
-	CHECK_MSG(t.ks->nslots == 262144 && grows == 13, "%llu slots after %d grows",
-			  (unsigned long long) t.ks->nslots, grows);
-	state = 7;
-	for (int i = 0; i < 100000; i++)
-		CHECK(keyset_contains(t.ks, unit_rand(&state)));
-	free(t.ks);
+	/* out of order: a swap in the middle, the last pair, the first pair */
+	EXPECT_REJECT(t, size, swap_hashes(ks, 3, 4));
+	EXPECT_REJECT(t, size, swap_hashes(ks, 29, 30));
+	EXPECT_REJECT(t, size, swap_hashes(ks, 0, 1));
+	EXPECT_REJECT(t, size, ks->hashes[30] = 0);
+	/* repeated: first pair, middle, last pair */
+	EXPECT_REJECT(t, size, ks->hashes[1] = ks->hashes[0]);
+	EXPECT_REJECT(t, size, ks->hashes[15] = ks->hashes[14]);
+	EXPECT_REJECT(t, size, ks->hashes[30] = ks->hashes[29]);
+	free(t);
 }
 
 int
 main(void)
 {
+	RUN(test_layout);
 	RUN(test_max_count);
-	RUN(test_grow_policy);
-	RUN(test_exact_count_through_growth);
-	RUN(test_add_many_same_bytes);
-	RUN(test_next_batch);
-	RUN(test_zero_hash_and_sorted);
+	RUN(test_init);
+	RUN(test_sort_unique);
+	RUN(test_contains);
+	RUN(test_merge_queue_edges);
+	RUN(test_merge_queue_exact);
+	RUN(test_queue_target);
+	RUN(test_union);
 	RUN(test_remix_ordered);
-	RUN(test_wraparound_probe);
 	RUN(test_compatible);
 	RUN(test_check_rejects);
-	RUN(test_check_rejects_overloaded);
-	RUN(test_check_rejects_misplaced_and_duplicates);
 	UNIT_DONE();
 }
