@@ -46,12 +46,12 @@ keyset_flush(PgbfPending *p)
 		scratch = MemoryContextAllocHuge(p->hdr.eoh_context, n * sizeof(uint64));
 	nks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(ks->count + n));
 	(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
-	SET_VARSIZE(nks, keyset_size_for(nks->count));
 	if (scratch != small)
 		pfree(scratch);
 	p->npending = 0;
 	if (nks->count > KEYSET_MAX_COUNT)
 		too_many_distinct(nks);
+	SET_VARSIZE(nks, keyset_size_for(nks->count));
 	pgbf_pending_set_flat(p, (struct varlena *) nks, nks);
 }
 
@@ -151,10 +151,9 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 				 errmsg("%s", errbuf)));
 	/* a merge: the union of two sets, each ascending */
 	u = MemoryContextAllocHuge(CurrentMemoryContext, keyset_size_for(a->count + b->count));
-	(void) keyset_union(a, b, u);
-	SET_VARSIZE(u, keyset_size_for(u->count));
-	if (u->count > KEYSET_MAX_COUNT)
+	if (keyset_union(a, b, u) > KEYSET_MAX_COUNT)
 		too_many_distinct(u);
+	SET_VARSIZE(u, keyset_size_for(u->count));
 	return pgbf_state_result(fcinfo, (struct varlena *) u);
 }
 
