@@ -86,3 +86,10 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 DROP TABLE cuckoo_par;
+-- a running aggregate: the final function runs on the same state many
+-- times, reading hashes still queued in it; each result is the prefix's
+SELECT count(*) FILTER (WHERE w::bytea = (SELECT cuckoo_agg(y::text)::bytea FROM generate_series(1, g) y)) AS auto_prefixes_identical,
+       count(*) FILTER (WHERE ws::bytea = (SELECT cuckoo_agg(y::text, 1000, 0.01)::bytea FROM generate_series(1, g) y)) AS sized_prefixes_identical,
+       count(*) AS windows
+FROM (SELECT g, cuckoo_agg(g::text) OVER (ORDER BY g) AS w, cuckoo_agg(g::text, 1000, 0.01) OVER (ORDER BY g) AS ws
+      FROM generate_series(1, 300) g) s;

@@ -39,17 +39,21 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
  * buckets from the first to the last (a bucket is the hash's top bits),
  * and a table that grows early would see only its first buckets and fail
  * at a fraction of its load.  bf_remix is a bijection, so the order is
- * total; keyset_remix_ordered bucket-sorts the remixed values.
+ * total; keyset_remix_ordered_with bucket-sorts the remixed values of the
+ * set and of a pending state's queue, which is not merged in first: one
+ * sort instead of two (a sized aggregate's whole input is in its queue).
  */
 static uint64 *
-ordered_hashes(const KeySet *ks, uint64 *n)
+ordered_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
 {
-	Size		bytes = sizeof(uint64) * (ks->count > 0 ? ks->count : 1);
+	Size		bytes = sizeof(uint64) * (ks->count + nqueue > 0 ? ks->count + nqueue : 1);
 	uint64	   *hashes = palloc_extended(bytes, MCXT_ALLOC_HUGE);
 	uint64	   *scratch = palloc_extended(bytes, MCXT_ALLOC_HUGE);
 
-	*n = keyset_remix_ordered(ks, CUCKOO_AGG_ORDER_KEY, hashes, scratch);
+	*n = keyset_remix_ordered_with(ks, queue, nqueue, CUCKOO_AGG_ORDER_KEY, hashes, scratch);
 	pfree(scratch);
+	if (*n > KEYSET_MAX_COUNT)
+		pgbf_keyset_too_many(ks);
 	return hashes;
 }
 
@@ -86,15 +90,18 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 {
 	double		fpr;
 	int64		capacity;
-	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
+	const uint64 *queue;
+	size_t		nqueue;
+	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 1, -1, &fpr, &capacity,
+													  &queue, &nqueue);
 	uint64	   *hashes;
 	uint64		n,
 				m;
 	CuckooFilter *f;
 
-	if (ks == NULL || ks->count == 0)
+	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	hashes = ordered_hashes(ks, &n);
+	hashes = ordered_hashes(ks, queue, nqueue, &n);
 	m = cuckoo_buckets_for(n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
@@ -118,13 +125,16 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 {
 	double		fpr;
 	int64		capacity;
-	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 2, 1, &fpr, &capacity);
+	const uint64 *queue;
+	size_t		nqueue;
+	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 2, 1, &fpr, &capacity,
+													  &queue, &nqueue);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
 	uint64	   *hashes;
 	uint64		n;
 
-	if (ks == NULL || ks->count == 0)
+	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(f);
-	hashes = ordered_hashes(ks, &n);
+	hashes = ordered_hashes(ks, queue, nqueue, &n);
 	PG_RETURN_POINTER(pgbf_cuckoo_add_hashes(f, hashes, n, CurrentMemoryContext, true));
 }

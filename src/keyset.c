@@ -240,17 +240,27 @@ keyset_contains(const KeySet *ks, uint64_t h)
 }
 
 uint64_t
-keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
-					 uint64_t *scratch)
+keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue, size_t nqueue,
+						  uint64_t order_key, uint64_t *out, uint64_t *scratch)
 {
-	uint64_t	n = ks->count;
+	uint64_t	n = 0;
 
-	for (uint64_t i = 0; i < n; i++)
-		out[i] = bf_remix(ks->hashes[i] ^ order_key);
-	sort_u64(out, n, scratch);
+	for (uint64_t i = 0; i < ks->count; i++)
+		out[n++] = bf_remix(ks->hashes[i] ^ order_key);
+	for (size_t i = 0; i < nqueue; i++)
+		out[n++] = bf_remix(queue[i] ^ order_key);
+	/* bf_remix is a bijection: repeats stay repeats, and only they */
+	n = keyset_sort_unique(out, n, scratch);
 	for (uint64_t i = 0; i < n; i++)
 		out[i] = bf_unremix(out[i]) ^ order_key;
 	return n;
+}
+
+uint64_t
+keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
+					 uint64_t *scratch)
+{
+	return keyset_remix_ordered_with(ks, NULL, 0, order_key, out, scratch);
 }
 
 /* ---- checks ---- */

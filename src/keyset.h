@@ -104,6 +104,16 @@ extern bool keyset_contains(const KeySet *ks, uint64_t h);
 extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
 									 uint64_t *out, uint64_t *scratch);
 
+/*
+ * The same for the set merged with queue[0..nqueue) (any order, repeats
+ * and hashes already in the set allowed), without merging first: the
+ * queue goes through the one sort the order needs anyway.  out and
+ * scratch have room for ks->count + nqueue; returns the distinct count.
+ */
+extern uint64_t keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue,
+										  size_t nqueue, uint64_t order_key,
+										  uint64_t *out, uint64_t *scratch);
+
 extern BfStatus keyset_check(const void *data, size_t len, char *errbuf);
 extern BfStatus keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf);
 

@@ -15,8 +15,8 @@
 
 PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
-static void
-too_many_distinct(const KeySet *ks)
+void
+pgbf_keyset_too_many(const KeySet *ks)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -50,7 +50,7 @@ keyset_flush(PgbfPending *p)
 		pfree(scratch);
 	p->npending = 0;
 	if (nks->count > KEYSET_MAX_COUNT)
-		too_many_distinct(nks);
+		pgbf_keyset_too_many(nks);
 	SET_VARSIZE(nks, keyset_size_for(nks->count));
 	pgbf_pending_set_flat(p, (struct varlena *) nks, nks);
 }
@@ -152,7 +152,7 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 	/* a merge: the union of two sets, each ascending */
 	u = MemoryContextAllocHuge(CurrentMemoryContext, keyset_size_for(a->count + b->count));
 	if (keyset_union(a, b, u) > KEYSET_MAX_COUNT)
-		too_many_distinct(u);
+		pgbf_keyset_too_many(u);
 	SET_VARSIZE(u, keyset_size_for(u->count));
 	return pgbf_state_result(fcinfo, (struct varlena *) u);
 }
@@ -165,15 +165,30 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
  * *fpr / *capacity filled in, or the state.
  */
 const KeySet *
-pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
-						double *fpr, int64 *capacity)
+pgbf_keyset_final_state_queued(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
+							   double *fpr, int64 *capacity, const uint64 **queue,
+							   size_t *nqueue)
 {
 	Datum		d;
 
+	if (queue)
+	{
+		*queue = NULL;
+		*nqueue = 0;
+	}
 	if (!PG_ARGISNULL(0))
 	{
-		const KeySet *ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
+		PgbfPending *p = queue ? pgbf_state_pending(PG_GETARG_DATUM(0)) : NULL;
+		const KeySet *ks;
 
+		if (p != NULL)
+		{
+			ks = (const KeySet *) p->flat;
+			*queue = p->pending;
+			*nqueue = p->npending;
+		}
+		else
+			ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
 		*fpr = ks->fpr;
 		*capacity = (int64) ks->capacity;
 		return ks;
@@ -185,4 +200,12 @@ pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_arg
 	if (capacity_argno >= 0 && pgbf_agg_const_arg(fcinfo, capacity_argno, &d))
 		*capacity = DatumGetInt64(d);
 	return NULL;
+}
+
+const KeySet *
+pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
+						double *fpr, int64 *capacity)
+{
+	return pgbf_keyset_final_state_queued(fcinfo, fpr_argno, capacity_argno, fpr, capacity,
+										  NULL, NULL);
 }

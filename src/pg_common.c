@@ -744,6 +744,12 @@ pgbf_pending_copy_flat(PgbfPending *p, const struct varlena *v)
 	pgbf_pending_set_flat(p, copy, alloc);
 }
 
+PgbfPending *
+pgbf_state_pending(Datum d)
+{
+	return is_pending_state(d) ? (PgbfPending *) DatumGetEOHP(d) : NULL;
+}
+
 struct varlena *
 pgbf_state_flat(Datum d)
 {

@@ -275,6 +275,9 @@ pgbf_pending_datum(PgbfPending *p)
  */
 extern struct varlena *pgbf_state_flat(Datum d);
 
+/* d's pending state if it is one (its queue not applied), else NULL */
+extern PgbfPending *pgbf_state_pending(Datum d);
+
 /*
  * What a combine function returns after updating its argument 0 into v
  * (v may be pgbf_state_flat of it, or a new value): a pending state stays

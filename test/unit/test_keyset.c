@@ -993,6 +993,70 @@ test_remix_ordered(void)
 }
 
 /*
+ * keyset_remix_ordered_with (the cuckoo final functions read a pending
+ * state's queue without merging it) gives exactly the order of the merged
+ * set: for sets of 0 .. 20000 hashes and queues of 0 .. 30000 holding
+ * repeats, hashes already in the set, and 0.
+ */
+static void
+test_remix_ordered_with(void)
+{
+	const uint64_t key = UINT64_C(0x94d049bb133111eb);
+	size_t		sizes[][2] = {{0, 0}, {0, 5}, {7, 0}, {100, 100}, {20000, 300}, {300, 30000}};
+	uint64_t	rs = 41;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+	{
+		size_t		nset = sizes[si][0],
+					nq = sizes[si][1];
+		uint64_t   *h = unit_xmalloc((nset + 1) * sizeof(uint64_t));
+		uint64_t   *q = unit_xmalloc((nq + 1) * sizeof(uint64_t));
+		uint64_t   *qcopy = unit_xmalloc((nq + 1) * sizeof(uint64_t));
+		uint64_t   *o1 = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
+		uint64_t   *o2 = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
+		uint64_t   *sc = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
+		KeySet	   *ks,
+				   *merged;
+		uint64_t   *qorig;
+		uint64_t	n1,
+					n2;
+
+		for (size_t i = 0; i < nset; i++)
+			h[i] = unit_rand(&rs);
+		ks = ks_from(h, nset);
+		for (size_t i = 0; i < nq; i++)
+		{
+			uint64_t	r = unit_rand(&rs);
+
+			q[i] = r % 5 == 0 && nset > 0 ? h[r % nset] :	/* already in */
+				r % 5 == 1 && i > 0 ? q[r % i] :	/* a repeat */
+				r % 5 == 2 ? 0 : r;
+		}
+		memcpy(qcopy, q, nq * sizeof(uint64_t));
+		qorig = dup_u64(q, nq);
+		merged = unit_xmalloc(keyset_size_for(ks->count + nq));
+		(void) keyset_merge_queue(ks, qcopy, nq, sc, merged);
+		n1 = keyset_remix_ordered_with(ks, q, nq, key, o1, sc);
+		n2 = keyset_remix_ordered(merged, key, o2, sc);
+		CHECK_MSG(n1 == n2 && n1 == merged->count, "set %zu, queue %zu: %llu vs %llu",
+				  nset, nq, (unsigned long long) n1, (unsigned long long) n2);
+		CHECK_MSG(memcmp(o1, o2, n1 * sizeof(uint64_t)) == 0,
+				  "set %zu, queue %zu: other order", nset, nq);
+		/* the queue is only read (the state keeps it) */
+		CHECK(nq == 0 || memcmp(q, qorig, nq * sizeof(uint64_t)) == 0);
+		free(qorig);
+		free(h);
+		free(q);
+		free(qcopy);
+		free(o1);
+		free(o2);
+		free(sc);
+		free(ks);
+		free(merged);
+	}
+}
+
+/*
  * Two states combine only if every parameter the final function uses is
  * the same: target, fpr, capacity, layout and the seed.
  */
@@ -1169,6 +1233,7 @@ main(void)
 	RUN(test_queue_target);
 	RUN(test_union);
 	RUN(test_remix_ordered);
+	RUN(test_remix_ordered_with);
 	RUN(test_compatible);
 	RUN(test_check_rejects);
 	UNIT_DONE();
