@@ -199,7 +199,7 @@ struct PgbfPending
 	size_t		(*queue_target) (PgbfPending *p);
 	int			npending;
 	int			maxpending;		/* PGBF_PENDING_SMALL or _MAX, or queue_target's */
-	uint64	   *pending;		/* small[], or PGBF_PENDING_MAX in the context */
+	uint64	   *pending;		/* small[], or maxpending in the context */
 	uint64		small[PGBF_PENDING_SMALL];
 };
 
