@@ -8,6 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef BF_AVX512_DISPATCH
+#include <immintrin.h>
+#endif
 
 /* odd constant (2^64 / golden ratio) between successive remixes */
 #define COUNTING_STEP UINT64_C(0x9E3779B97F4A7C15)
@@ -297,16 +300,61 @@ block_increment(uint8_t *block, uint64_t h, uint32_t k)
 	}
 }
 
+#ifdef BF_AVX512_DISPATCH
+/*
+ * block_increment with the 64-byte block in one AVX-512 register: counter
+ * c is bits 4c .. 4c+3 of the block, so 1 << (4c - 64 i) in every lane i
+ * at once (VPSLLVQ gives 0 where that is not 0 .. 63) builds h's set of
+ * counters, the saturated ones are found lane by lane with shifts, and
+ * one add moves them all.  The same counters and bytes as the scalar
+ * copy; 3x faster hot, 2x in a 12 MB filter (bench/micro.c, "counting add
+ * batch").
+ */
+BF_TARGET_AVX512 static inline void
+block_increment_avx512(uint8_t *block, uint64_t h, uint32_t k)
+{
+	const __m512i lane_base = _mm512_set_epi64(448, 384, 320, 256, 192, 128, 64, 0);
+	const __m512i one = _mm512_set1_epi64(1);
+	__m512i		m = _mm512_setzero_si512();
+	__m512i		x,
+				sat;
+
+#define CELL_DO(t) \
+	(m = _mm512_or_si512(m, _mm512_sllv_epi64(one, \
+		_mm512_sub_epi64(_mm512_set1_epi64((int64_t) (CELL(t) << 2)), lane_base))))
+	CELLS_WALK(h, k);
+#undef CELL_DO
+	x = _mm512_loadu_si512((const void *) block);
+	sat = _mm512_and_si512(_mm512_and_si512(x, _mm512_srli_epi64(x, 1)),
+						   _mm512_and_si512(_mm512_srli_epi64(x, 2), _mm512_srli_epi64(x, 3)));
+	sat = _mm512_and_si512(sat, _mm512_set1_epi64((int64_t) NIBBLE_LOW));
+	_mm512_storeu_si512((void *) block, _mm512_add_epi64(x, _mm512_andnot_si512(sat, m)));
+}
+#endif
+
+static inline __attribute__((always_inline)) void
+increment(uint8_t *block, uint64_t h, uint32_t k, bool avx512)
+{
+#ifdef BF_AVX512_DISPATCH
+	if (avx512)
+	{
+		block_increment_avx512(block, h, k);
+		return;
+	}
+#endif
+	block_increment(block, h, k);
+}
+
 /*
  * Capacity counts elements in (a multiset: an element added twice is in
  * twice), so an add at capacity fails before anything changes.
  */
-CountingResult
-counting_add_hash(CountingBloom *f, uint64_t h)
+static inline __attribute__((always_inline)) CountingResult
+add_one(CountingBloom *f, uint64_t h, bool avx512)
 {
 	if (f->count >= f->capacity)
 		return COUNTING_FULL;
-	block_increment(block_of(f, h), h, f->nhashes);
+	increment(block_of(f, h), h, f->nhashes, avx512);
 	f->count++;
 	return COUNTING_OK;
 }
@@ -317,8 +365,8 @@ counting_add_hash(CountingBloom *f, uint64_t h)
  */
 #define ADD_PREFETCH_AHEAD 16
 
-size_t
-counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n)
+static inline __attribute__((always_inline)) size_t
+add_many(CountingBloom *f, const uint64_t *h, size_t n, bool avx512)
 {
 	uint32_t	k = f->nhashes;
 	size_t		room = (size_t) (f->capacity - f->count);
@@ -331,10 +379,44 @@ counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n)
 	{
 		if (i + ADD_PREFETCH_AHEAD < n)
 			prefetch_block(f, h[i + ADD_PREFETCH_AHEAD]);
-		block_increment(block_of(f, h[i]), h[i], k);
+		increment(block_of(f, h[i]), h[i], k, avx512);
 	}
 	f->count += n;
 	return n;
+}
+
+#ifdef BF_AVX512_DISPATCH
+BF_TARGET_AVX512 __attribute__((flatten)) static CountingResult
+add_one_avx512(CountingBloom *f, uint64_t h)
+{
+	return add_one(f, h, true);
+}
+
+BF_TARGET_AVX512 __attribute__((flatten)) static size_t
+add_many_avx512(CountingBloom *f, const uint64_t *h, size_t n)
+{
+	return add_many(f, h, n, true);
+}
+#endif
+
+CountingResult
+counting_add_hash(CountingBloom *f, uint64_t h)
+{
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512())
+		return add_one_avx512(f, h);
+#endif
+	return add_one(f, h, false);
+}
+
+size_t
+counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n)
+{
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512())
+		return add_many_avx512(f, h, n);
+#endif
+	return add_many(f, h, n, false);
 }
 
 /*

@@ -572,6 +572,56 @@ test_checker(void)
 	free(g);
 }
 
+/*
+ * Every instruction set the add loops are compiled for (baseline, and
+ * AVX-512 where this CPU has it) gives the same counters: batches of
+ * hashes (repeats, saturating counters, and a filter filled to capacity,
+ * where the batch must stop) against one add at a time with the baseline
+ * copy.
+ */
+static void
+test_isa_copies_agree(void)
+{
+	for (int isa = 0; isa <= 2; isa++)
+	{
+		uint64_t	n = 20000;
+		CountingBloom *a = new_filter(n, 0.01);
+		CountingBloom *b = new_filter(n, 0.01);
+		size_t		size = counting_size(a);
+		uint64_t   *h = malloc((n + 100) * sizeof(uint64_t));
+		size_t		done = 0;
+
+		rng_state = 77 + isa;
+		h[0] = rng();
+		/* repeats: every 50th an earlier hash, every 997th the first */
+		for (uint64_t i = 1; i < n + 100; i++)
+			h[i] = i % 50 == 0 ? h[i / 2] : i % 997 == 0 ? h[0] : rng();
+		(void) bf_set_isa_limit(0);
+		for (uint64_t i = 0; i < n + 100; i++)
+			CHECK(counting_add_hash(a, h[i]) == (i < n ? COUNTING_OK : COUNTING_FULL),
+				  "baseline add %llu", (unsigned long long) i);
+		(void) bf_set_isa_limit(isa);
+		for (int chunk = 1; done < n + 100; chunk = chunk * 3 % 1000 + 1)
+		{
+			size_t		want = chunk < n + 100 - done ? (size_t) chunk : (size_t) (n + 100 - done);
+			size_t		got = counting_add_hashes(b, h + done, want);
+
+			CHECK(got == (done + want <= n ? want : done < n ? n - done : 0),
+				  "isa %d: batch took %zu of %zu at %zu", isa, got, want, done);
+			done += want;
+		}
+		CHECK(counting_add_hash(b, h[0]) == COUNTING_FULL, "isa %d: add past capacity", isa);
+		(void) bf_set_isa_limit(2);
+		CHECK(memcmp((char *) a + 4, (char *) b + 4, size - 4) == 0,
+			  "isa %d: batch adds built other counters", isa);
+		CHECK(counting_check(a, size, NULL) == BF_OK && counting_check(b, size, NULL) == BF_OK,
+			  "isa %d: checker", isa);
+		free(h);
+		free(a);
+		free(b);
+	}
+}
+
 int
 main(void)
 {
@@ -584,6 +634,7 @@ main(void)
 	test_saturation();
 	test_union_and_capacity();
 	test_checker();
+	test_isa_copies_agree();
 	if (failures)
 	{
 		fprintf(stderr, "test_counting: %d failures\n", failures);
