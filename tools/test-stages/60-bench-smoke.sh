@@ -5,14 +5,16 @@
 # everything runs and the results make sense, never a timing.
 set -euo pipefail
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.sq"' EXIT
 BENCH_SCALE=0.01 BENCH_RUNS=1 BENCH_DB=bloomfilter_bench_smoke bash bench/sql_bench.sh >"$out" 2>&1 ||
 	{ cat "$out"; exit 1; }
-# (the type column's width follows the longest type name: squeeze blanks)
+# (the type column's width follows the longest type name: squeeze blanks,
+# into a file: grep -q closing a pipe early fails the pipe under pipefail)
+tr -s ' ' <"$out" >"$out.sq"
 for row in 'bloom | probe, scalar subquery' 'bloom | probe, join' \
 	'bloom | dedup gate' 'bloom | btree index / filter bytes' \
 	'bloom | batch add' 'bloom_std | probe, join' 'bloom_fixed | probe, scalar subquery'; do
-	tr -s ' ' <"$out" | grep -qF " $row" || { cat "$out"; echo "missing row: $row"; exit 1; }
+	grep -qF " $row" "$out.sq" || { cat "$out"; echo "missing row: $row"; exit 1; }
 done
 # one filter per group: every aggregate ran and made its 1000 groups
 for agg in 'bloom_agg(url, 100, 0.01)' 'bloom_agg(url)' 'counting_bloom_agg(url)' 'cuckoo_agg(url)'; do
