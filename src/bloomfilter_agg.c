@@ -185,30 +185,6 @@ bloom_combine_final(PG_FUNCTION_ARGS)
 									 BLOOM_LAYOUT_BLOCKED, true));
 }
 
-/* build the filter of bloom_agg(x [, fpr]) from its distinct hashes */
-/*
- * Add a keyset's hashes to f in ascending order: with bloom_set_unchecked,
- * or one by one (the filter may grow, and move: the result is the
- * filter).  A block is chosen by the top bits, so ascending hashes walk
- * the filter sequentially.
- */
-#define KEYSET_BATCH 1024
-
-static BloomFilter *
-bloom_from_keyset(BloomFilter *f, const KeySet *ks, bool unchecked)
-{
-	for (uint64 i = 0; i < ks->count; i += KEYSET_BATCH)
-	{
-		size_t		n = Min(ks->count - i, KEYSET_BATCH);
-
-		if (unchecked)
-			bloom_set_unchecked(f, ks->hashes + i, n);
-		else
-			f = pgbf_bloom_add_many(f, ks->hashes + i, n, CurrentMemoryContext, true);
-	}
-	return f;
-}
-
 PG_FUNCTION_INFO_V1(bloom_keyset_final);
 Datum
 bloom_keyset_final(PG_FUNCTION_ARGS)
@@ -223,12 +199,18 @@ bloom_keyset_final(PG_FUNCTION_ARGS)
 					   fpr, BLOOM_LAYOUT_BLOCKED, true);
 	if (ks == NULL)
 		PG_RETURN_POINTER(f);
-	/* all bits first, counted once at the end: same bytes (see bloom.c) */
+
+	/*
+	 * The distinct hashes in ascending order: a block is chosen by the top
+	 * bits, so this walks the filter sequentially.  All bits first, counted
+	 * once at the end: same bytes (see bloom.c); else one by one (the
+	 * filter may grow, and move: the result is the filter).
+	 */
 	if (bloom_can_build_unchecked(f))
 	{
-		bloom_from_keyset(f, ks, true);
+		bloom_set_unchecked(f, ks->hashes, ks->count);
 		if (bloom_finish_unchecked(f))
 			PG_RETURN_POINTER(f);
 	}
-	PG_RETURN_POINTER(bloom_from_keyset(f, ks, false));
+	PG_RETURN_POINTER(pgbf_bloom_add_many(f, ks->hashes, ks->count, CurrentMemoryContext, true));
 }

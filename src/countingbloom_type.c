@@ -262,21 +262,6 @@ counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
 
 /*
- * Add every hash of ks (capacity checked by the caller), in ascending
- * order: a block is chosen by the top bits, so the adds walk the counters
- * sequentially.  In batches for counting_add_hashes, which loads blocks
- * ahead of the adds.
- */
-#define KEYSET_BATCH 1024
-
-static void
-counting_add_keyset(CountingBloom *f, const KeySet *ks)
-{
-	for (uint64 i = 0; i < ks->count; i += KEYSET_BATCH)
-		(void) counting_add_hashes(f, ks->hashes + i, Min(ks->count - i, KEYSET_BATCH));
-}
-
-/*
  * Build the filter from the distinct hashes.  capacity 0 (self-sizing)
  * means exactly the distinct count.  Zero rows give an empty filter, never
  * NULL (a NULL would make WHERE NOT counting_bloom_contains(f, x) drop
@@ -310,7 +295,8 @@ counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
 	f = counting_new(capacity, fpr);
 	if (ks == NULL)
 		PG_RETURN_POINTER(f);
-	counting_add_keyset(f, ks);
+	/* ascending: a block is chosen by the top bits, so the adds walk it in order */
+	(void) counting_add_hashes(f, ks->hashes, ks->count);
 	PG_RETURN_POINTER(f);
 }
 
