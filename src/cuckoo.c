@@ -544,10 +544,10 @@ xorshift64(uint64_t *state)
 }
 
 /*
- * The cuckoo walk, when both of a new fingerprint's buckets are full.
- * Relocations are chosen by a PRNG seeded from h, so the same adds in the
- * same order give the same bytes.  The fingerprint left over after the
- * last kick is parked in the victim slot, never dropped.
+ * The cuckoo walk, when the breadth-first search below found no short
+ * path.  Relocations are chosen by a PRNG seeded from h, so the same adds
+ * in the same order give the same bytes.  The fingerprint left over after
+ * the last kick is parked in the victim slot, never dropped.
  */
 static void
 table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
@@ -575,6 +575,99 @@ table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
 	t->victim_bucket = i;
 }
 
+/*
+ * Breadth-first search for a short chain of relocations, when both of a
+ * new fingerprint's buckets are full (Li, Andersen, Kaminsky and Freedman,
+ * "Algorithmic improvements for fast concurrent cuckoo hashing", EuroSys
+ * 2014).  Level by level, every fingerprint of every bucket reached so far
+ * could move to its other bucket; all of a level's buckets are prefetched
+ * before any is looked at, so a level costs one wait for memory where the
+ * random walk waits once per kick.  The first bucket with a free slot, in
+ * a fixed order, ends the search, and the chain is moved from its far end
+ * back, each fingerprint into its other bucket (alt is an involution), so
+ * every step leaves the table valid.  A bucket already on a node's chain
+ * is not a child of it, so no chain touches a bucket twice.  Deterministic:
+ * the same table and fingerprint give the same moves.  False if no bucket
+ * within CUCKOO_BFS_LEVELS moves has room (the table is then very full,
+ * and the walk takes over).
+ */
+#define CUCKOO_BFS_LEVELS 3
+#define CUCKOO_BFS_NODES (2 + 8 + 32 + 128)	/* 2 * 4^L summed, L = 0..3 */
+
+typedef struct CuckooBfsNode
+{
+	uint64_t	bucket;
+	int32_t		parent;			/* index of the node it moves out of, -1 for a root */
+	int32_t		slot;			/* which of the parent's slots moves here */
+} CuckooBfsNode;
+
+static bool
+on_chain(const CuckooBfsNode *nodes, int j, uint64_t b)
+{
+	for (; j >= 0; j = nodes[j].parent)
+		if (nodes[j].bucket == b)
+			return true;
+	return false;
+}
+
+static bool
+table_bfs(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
+		  uint64_t i1, uint64_t i2)
+{
+	CuckooBfsNode nodes[CUCKOO_BFS_NODES];
+	uint32_t	fb = t->fp_bits;
+	int			n = 0,
+				lo = 0,
+				hi;
+
+	nodes[n++] = (CuckooBfsNode) {i1, -1, 0};
+	if (i2 != i1)
+		nodes[n++] = (CuckooBfsNode) {i2, -1, 0};
+	hi = n;
+	for (int level = 0; level < CUCKOO_BFS_LEVELS; level++)
+	{
+		/* every node of this level is a full bucket: expand all its slots */
+		for (int j = lo; j < hi; j++)
+			for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
+			{
+				uint64_t	b = nodes[j].bucket;
+				uint64_t	c = alt_bucket(g, b, slot_get(area, fb, b * CUCKOO_BUCKET_SLOTS + s));
+
+				if (on_chain(nodes, j, c))
+					continue;
+				prefetch_bucket(area, fb, c);
+				nodes[n++] = (CuckooBfsNode) {c, j, s};
+			}
+		for (int j = hi; j < n; j++)
+		{
+			int			free_slot = bucket_find(area, fb, nodes[j].bucket, 0);
+			uint64_t	dst;
+			int			dst_slot;
+
+			if (free_slot < 0)
+				continue;
+			/* move the chain, far end first, then the new fingerprint in */
+			dst = nodes[j].bucket;
+			dst_slot = free_slot;
+			for (; nodes[j].parent >= 0; j = nodes[j].parent)
+			{
+				uint64_t	src = nodes[nodes[j].parent].bucket;
+
+				slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot,
+						 slot_get(area, fb, src * CUCKOO_BUCKET_SLOTS + nodes[j].slot));
+				dst = src;
+				dst_slot = nodes[j].slot;
+			}
+			slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot, fp);
+			t->count++;
+			return true;
+		}
+		lo = hi;
+		hi = n;
+	}
+	return false;
+}
+
 /* insert a located element into table t, which has no victim */
 static inline void
 insert_located(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
@@ -582,7 +675,7 @@ insert_located(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
 {
 	if (bucket_put(area, t->fp_bits, i1, fp) || bucket_put(area, t->fp_bits, i2, fp))
 		t->count++;
-	else
+	else if (!table_bfs(t, g, area, fp, i1, i2))
 		table_kick(t, g, area, h, fp, i1, i2);
 }
 

@@ -56,6 +56,10 @@
  * but matches by a false positive still takes out someone else's copy,
  * as in every cuckoo filter.)
  *
+ * Inserts: a free slot in i1, else in i2, else the shortest chain of
+ * relocations (at most three) found by a breadth-first search, else a
+ * random walk of kicks.
+ *
  * Victim: an insert that still holds a displaced fingerprint after
  * CUCKOO_MAX_KICKS relocations parks it in the table's victim slot
  * (victim_fp, victim_bucket), which lookups also check.  Inserts only go
