@@ -41,14 +41,17 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
  * at a fraction of its load.  bf_remix is a bijection, so the order is
  * total; keyset_remix_ordered_with bucket-sorts the remixed values of the
  * set and of a pending state's queue, which is not merged in first: one
- * sort instead of two (a sized aggregate's whole input is in its queue).
+ * sort instead of two (a sized aggregate's whole input is in its queue),
+ * straight into the array, through a buffer of a few thousand.
  */
 static uint64 *
 ordered_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
 {
-	Size		bytes = sizeof(uint64) * (ks->count + nqueue > 0 ? ks->count + nqueue : 1);
-	uint64	   *hashes = palloc_extended(bytes, MCXT_ALLOC_HUGE);
-	uint64	   *scratch = palloc_extended(bytes, MCXT_ALLOC_HUGE);
+	Size		total = ks->count + nqueue;
+	uint64	   *hashes = palloc_extended(sizeof(uint64) * (total > 0 ? total : 1),
+										 MCXT_ALLOC_HUGE);
+	uint64	   *scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(total) + 1),
+										  MCXT_ALLOC_HUGE);
 
 	*n = keyset_remix_ordered_with(ks, queue, nqueue, CUCKOO_AGG_ORDER_KEY, hashes, scratch);
 	pfree(scratch);

@@ -88,20 +88,59 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* top bits of the first digit for n values: about 2^SORT_TOP_TARGET per bucket */
+static int
+sort_top_bits(size_t n)
+{
+	int			topbits = ceil_log2(n) - SORT_TOP_TARGET;
+
+	return topbits < 0 ? 0 : topbits > SORT_MAX_TOP_BITS ? SORT_MAX_TOP_BITS : topbits;
+}
+
+/*
+ * The second digit: run[0..c), values that share their top "topbits"
+ * bits, sorted into out[0..c) (another buffer): a counting sort by the
+ * next bits into about one value per sub-bucket, then an insertion sort
+ * fixes what is left.  A sub-bucket that is still big (values that share
+ * their top 24 bits: repeats, or inputs chosen to collide) is sorted by
+ * qsort first, so no input makes the insertion sort quadratic.
+ */
+static void
+sort_bucket(const uint64_t *run, size_t c, uint64_t *out, int topbits)
+{
+	uint32_t	sub[(1 << SORT_MAX_SUB_BITS) + 1];
+	int			subbits = ceil_log2(c);
+	uint64_t	ns;
+
+	subbits = subbits > SORT_MAX_SUB_BITS ? SORT_MAX_SUB_BITS : subbits;
+	ns = UINT64_C(1) << subbits;
+	memset(sub, 0, sizeof(uint32_t) * (ns + 1));
+	for (size_t i = 0; i < c; i++)
+		sub[top_digit(run[i] << topbits, subbits) + 1]++;
+	for (uint64_t d = 0; d < ns; d++)
+		sub[d + 1] += sub[d];
+	for (size_t i = 0; i < c; i++)
+		out[sub[top_digit(run[i] << topbits, subbits)]++] = run[i];
+	/* sub[d] is now the end of sub-bucket d */
+	for (uint64_t d = 0; d < ns; d++)
+	{
+		uint32_t	lo = d == 0 ? 0 : sub[d - 1];
+
+		if (sub[d] - lo > SORT_SMALL)
+			qsort(out + lo, sub[d] - lo, sizeof(uint64_t), cmp_u64);
+	}
+	insertion_sort(out, c);
+}
+
 /*
  * Sort a[0..n) ascending, in a.  Hashes are uniform, so a bucket sort needs
  * next to no comparisons: scatter by the top bits into buckets of a few
- * hundred (a few kB, in cache), counting-sort each bucket by its next bits
- * into about one value per sub-bucket, and an insertion sort fixes what is
- * left.  A sub-bucket that is still big (values that share their top 24
- * bits: repeats, or inputs chosen to collide) is sorted by qsort first, so
- * no input makes the insertion sort quadratic.
+ * hundred (a few kB, in cache), then sort_bucket each.
  */
 static void
 sort_u64(uint64_t *a, size_t n, uint64_t *scratch)
 {
 	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
-	uint32_t	sub[(1 << SORT_MAX_SUB_BITS) + 1];
 	int			topbits;
 	uint64_t	nb;
 
@@ -110,8 +149,7 @@ sort_u64(uint64_t *a, size_t n, uint64_t *scratch)
 		insertion_sort(a, n);
 		return;
 	}
-	topbits = ceil_log2(n) - SORT_TOP_TARGET;
-	topbits = topbits < 0 ? 0 : topbits > SORT_MAX_TOP_BITS ? SORT_MAX_TOP_BITS : topbits;
+	topbits = sort_top_bits(n);
 	nb = UINT64_C(1) << topbits;
 	memset(start, 0, sizeof(uint32_t) * (nb + 1));
 	for (size_t i = 0; i < n; i++)
@@ -126,46 +164,114 @@ sort_u64(uint64_t *a, size_t n, uint64_t *scratch)
 	{
 		size_t		s = b == 0 ? 0 : start[b - 1];
 		size_t		c = start[b] - s;
-		const uint64_t *run = scratch + s;
-		uint64_t   *out = a + s;
 
 		if (c <= SORT_SMALL)
-			memcpy(out, run, c * sizeof(uint64_t));
-		else
 		{
-			int			subbits = ceil_log2(c);
-			uint64_t	ns;
-
-			subbits = subbits > SORT_MAX_SUB_BITS ? SORT_MAX_SUB_BITS : subbits;
-			ns = UINT64_C(1) << subbits;
-			memset(sub, 0, sizeof(uint32_t) * (ns + 1));
-			for (size_t i = 0; i < c; i++)
-				sub[top_digit(run[i] << topbits, subbits) + 1]++;
-			for (uint64_t d = 0; d < ns; d++)
-				sub[d + 1] += sub[d];
-			for (size_t i = 0; i < c; i++)
-				out[sub[top_digit(run[i] << topbits, subbits)]++] = run[i];
-			/* sub[d] is now the end of sub-bucket d */
-			for (uint64_t d = 0; d < ns; d++)
-			{
-				uint32_t	lo = d == 0 ? 0 : sub[d - 1];
-
-				if (sub[d] - lo > SORT_SMALL)
-					qsort(out + lo, sub[d] - lo, sizeof(uint64_t), cmp_u64);
-			}
+			memcpy(a + s, scratch + s, c * sizeof(uint64_t));
+			insertion_sort(a + s, c);
 		}
-		insertion_sort(out, c);
+		else
+			sort_bucket(scratch + s, c, a + s, topbits);
 	}
 }
 
 size_t
-keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
+keyset_sort_buffer_len(size_t n)
+{
+	size_t		per_bucket = (n >> sort_top_bits(n)) + 1;
+	size_t		len = 2 * per_bucket + 64;
+
+	return len < n ? len : n;
+}
+
+/*
+ * The values of two arrays, each either as it is or as bf_remix(v ^ key),
+ * for sort_into to read without a copy.
+ */
+typedef struct SortSource
+{
+	const uint64_t *a;
+	size_t		na;
+	const uint64_t *b;
+	size_t		nb;
+	bool		remix;
+	uint64_t	key;
+} SortSource;
+
+static inline uint64_t
+source_value(bool remix, uint64_t key, uint64_t v)
+{
+	return remix ? bf_remix(v ^ key) : v;
+}
+
+/*
+ * The source's values sorted ascending into dst (room for na + nb, apart
+ * from the source), with no scratch the size of the input: scatter by the
+ * top bits straight into dst, then each bucket is copied out to buf (room
+ * for buflen, keyset_sort_buffer_len) and sorted back into place.  A
+ * bucket bigger than buf (values that bunch up: a few buckets hold
+ * everything) is left to qsort where it lies.
+ */
+static inline __attribute__((always_inline)) void
+sort_into_impl(const SortSource *src, uint64_t *dst, uint64_t *buf, size_t buflen,
+			   const bool remix)
+{
+	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
+	size_t		n = src->na + src->nb;
+	int			topbits = sort_top_bits(n);
+	uint64_t	nb = UINT64_C(1) << topbits;
+	const uint64_t *arrays[2] = {src->a, src->b};
+	size_t		lens[2] = {src->na, src->nb};
+
+	memset(start, 0, sizeof(uint32_t) * (nb + 1));
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < lens[k]; i++)
+			start[top_digit(source_value(remix, src->key, arrays[k][i]), topbits) + 1]++;
+	for (uint64_t b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < lens[k]; i++)
+		{
+			uint64_t	v = source_value(remix, src->key, arrays[k][i]);
+
+			dst[start[top_digit(v, topbits)]++] = v;
+		}
+
+	for (uint64_t b = 0; b < nb; b++)
+	{
+		size_t		s = b == 0 ? 0 : start[b - 1];
+		size_t		c = start[b] - s;
+
+		if (c <= SORT_SMALL)
+			insertion_sort(dst + s, c);
+		else if (c <= buflen)
+		{
+			memcpy(buf, dst + s, c * sizeof(uint64_t));
+			sort_bucket(buf, c, dst + s, topbits);
+		}
+		else
+			qsort(dst + s, c, sizeof(uint64_t), cmp_u64);
+	}
+}
+
+/* the two copies: plain values (a merge) and remixed ones (an order) */
+static void
+sort_into(const SortSource *src, uint64_t *dst, uint64_t *buf, size_t buflen)
+{
+	if (src->remix)
+		sort_into_impl(src, dst, buf, buflen, true);
+	else
+		sort_into_impl(src, dst, buf, buflen, false);
+}
+
+/* drop repeats from a sorted a[0..n), in place; returns how many are left */
+static size_t
+unique_sorted(uint64_t *a, size_t n)
 {
 	size_t		u = 0;
 
 	if (n == 0)
 		return 0;
-	sort_u64(a, n, scratch);
 	for (size_t i = 1; i < n; i++)
 	{
 		/* branch-free: repeats are rare or everywhere, never predictable */
@@ -175,9 +281,19 @@ keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
 	return u + 1;
 }
 
+size_t
+keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
+{
+	sort_u64(a, n, scratch);
+	return unique_sorted(a, n);
+}
+
 /*
  * out = a merged with b, both strictly ascending; returns the length.
  * Branch-free: which side comes next is a coin toss for random hashes.
+ * a is apart from out; b may lie inside out at or after out + na: the
+ * k-th value written is at most the (i + j)-th read, so a write never
+ * passes the b value still to be read (i < na while both sides remain).
  */
 static uint64_t
 merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
@@ -198,18 +314,25 @@ merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
 	}
 	memcpy(out + k, a + i, (na - i) * sizeof(uint64_t));
 	k += na - i;
-	memcpy(out + k, b + j, (nb - j) * sizeof(uint64_t));
+	/* b may sit in out itself, at or after where its rest goes */
+	if (out + k != b + j)
+		memmove(out + k, b + j, (nb - j) * sizeof(uint64_t));
 	k += nb - j;
 	return k;
 }
 
 uint64_t
-keyset_merge_queue(const KeySet *ks, uint64_t *queue, size_t n, uint64_t *scratch,
+keyset_merge_queue(const KeySet *ks, const uint64_t *queue, size_t n, uint64_t *scratch,
 				   KeySet *dst)
 {
-	n = keyset_sort_unique(queue, n, scratch);
+	/* the queue sorted into dst's tail, then the set merged in ahead of it */
+	uint64_t   *tail = dst->hashes + ks->count;
+	SortSource	src = {queue, n, NULL, 0, false, 0};
+
+	sort_into(&src, tail, scratch, keyset_sort_buffer_len(n));
+	n = unique_sorted(tail, n);
 	memcpy(dst, ks, sizeof(KeySet));
-	dst->count = merge_unique(ks->hashes, ks->count, queue, n, dst->hashes);
+	dst->count = merge_unique(ks->hashes, ks->count, tail, n, dst->hashes);
 	return dst->count;
 }
 
@@ -243,14 +366,12 @@ uint64_t
 keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue, size_t nqueue,
 						  uint64_t order_key, uint64_t *out, uint64_t *scratch)
 {
-	uint64_t	n = 0;
+	SortSource	src = {ks->hashes, ks->count, queue, nqueue, true, order_key};
+	uint64_t	n = ks->count + nqueue;
 
-	for (uint64_t i = 0; i < ks->count; i++)
-		out[n++] = bf_remix(ks->hashes[i] ^ order_key);
-	for (size_t i = 0; i < nqueue; i++)
-		out[n++] = bf_remix(queue[i] ^ order_key);
+	sort_into(&src, out, scratch, keyset_sort_buffer_len(n));
 	/* bf_remix is a bijection: repeats stay repeats, and only they */
-	n = keyset_sort_unique(out, n, scratch);
+	n = unique_sorted(out, n);
 	for (uint64_t i = 0; i < n; i++)
 		out[i] = bf_unremix(out[i]) ^ order_key;
 	return n;

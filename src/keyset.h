@@ -81,13 +81,23 @@ extern size_t keyset_queue_target(const KeySet *ks, size_t queued);
 extern size_t keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch);
 
 /*
- * dst = ks with the hashes queue[0..n) added: the queue is sorted and
- * deduplicated in place first (scratch: room for n).  dst has room for
- * keyset_size_for(ks->count + n) bytes and may not be ks; its header is
- * copied from ks.  Returns dst->count; the caller sets the varlena size
- * (keyset_size_for(dst->count)).
+ * The buffer the functions below sort n values through: about two top
+ * buckets' worth (a few thousand values for millions), at most n.  They
+ * sort into their destination directly (a scatter by the top bits) and
+ * pass each bucket through this buffer, so the only space the size of
+ * the input is the destination itself.
  */
-extern uint64_t keyset_merge_queue(const KeySet *ks, uint64_t *queue, size_t n,
+extern size_t keyset_sort_buffer_len(size_t n);
+
+/*
+ * dst = ks with the hashes queue[0..n) added (repeats and hashes already
+ * in the set allowed): the queue is sorted into dst's tail and the set
+ * merged in ahead of it.  The queue is not changed.  scratch has room for
+ * keyset_sort_buffer_len(n).  dst has room for keyset_size_for(ks->count
+ * + n) bytes and may not be ks; its header is copied from ks.  Returns
+ * dst->count; the caller sets the varlena size (keyset_size_for(dst->count)).
+ */
+extern uint64_t keyset_merge_queue(const KeySet *ks, const uint64_t *queue, size_t n,
 								   uint64_t *scratch, KeySet *dst);
 
 /* dst = a united with b (same parameters), room as above; returns count */
@@ -98,8 +108,8 @@ extern bool keyset_contains(const KeySet *ks, uint64_t h);
 /*
  * Every hash in ascending order of bf_remix(h ^ order_key): an order
  * unrelated to where the hashes sit in a filter.  bf_remix is a
- * bijection, so the order is total and the same on every plan.  "out" and
- * "scratch" are caller-provided space for count uint64s each.
+ * bijection, so the order is total and the same on every plan.  "out" has
+ * room for count uint64s, "scratch" for keyset_sort_buffer_len(count).
  */
 extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
 									 uint64_t *out, uint64_t *scratch);
@@ -107,8 +117,9 @@ extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
 /*
  * The same for the set merged with queue[0..nqueue) (any order, repeats
  * and hashes already in the set allowed), without merging first: the
- * queue goes through the one sort the order needs anyway.  out and
- * scratch have room for ks->count + nqueue; returns the distinct count.
+ * queue goes through the one sort the order needs anyway.  out has room
+ * for n = ks->count + nqueue, scratch for keyset_sort_buffer_len(n);
+ * returns the distinct count.
  */
 extern uint64_t keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue,
 										  size_t nqueue, uint64_t order_key,

@@ -28,22 +28,23 @@ pgbf_keyset_too_many(const KeySet *ks)
 }
 
 /*
- * Merge a pending state's queued hashes into its set: sort and dedup the
- * queue, then one sequential merge into a new value (see keyset.h).  The
- * bytes depend only on the set, so when and how often this runs does not
- * show in the result.
+ * Merge a pending state's queued hashes into its set: the queue sorted
+ * into the new value's tail, deduplicated, and the set merged in ahead of
+ * it in one sequential pass (see keyset.h).  The bytes depend only on the
+ * set, so when and how often this runs does not show in the result.
  */
 static void
 keyset_flush(PgbfPending *p)
 {
 	const KeySet *ks = (const KeySet *) p->flat;
 	size_t		n = p->npending;
+	size_t		buflen = keyset_sort_buffer_len(n);
 	uint64		small[KEYSET_MIN_QUEUE];
 	uint64	   *scratch = small;
 	KeySet	   *nks;
 
-	if (n > lengthof(small))
-		scratch = MemoryContextAllocHuge(p->hdr.eoh_context, n * sizeof(uint64));
+	if (buflen > lengthof(small))
+		scratch = MemoryContextAllocHuge(p->hdr.eoh_context, buflen * sizeof(uint64));
 	nks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(ks->count + n));
 	(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
 	if (scratch != small)

@@ -1057,6 +1057,137 @@ test_remix_ordered_with(void)
 }
 
 /*
+ * The sorts that write straight into their destination and pass each top
+ * bucket through a small buffer (keyset_merge_queue, keyset_remix_ordered
+ * and _with), given a buffer of exactly keyset_sort_buffer_len(n) values
+ * (heap-allocated to that size, so ASan sees any write past it), against
+ * qsort: every distribution of test_sort_unique, as the queue of an empty
+ * set and of a set that overlaps it (the merge reads the sorted queue from
+ * the destination's tail while it writes ahead of it), and as a remixed
+ * walk.  The bunched distributions put a bucket bigger than the buffer in
+ * play (qsort where it lies).  And the buffer is small: at most n, and for
+ * millions a few thousand.
+ */
+static void
+check_small_buffer(const uint64_t *q, size_t nq, const uint64_t *h, size_t nset,
+				   const char *what)
+{
+	const uint64_t key = UINT64_C(0x2545f4914f6cdd1d);
+	KeySet	   *ks = ks_from(h, nset);
+	size_t		total = ks->count + nq;
+	size_t		buflen = keyset_sort_buffer_len(nq);
+	uint64_t   *buf = unit_xmalloc((buflen > 0 ? buflen : 1) * sizeof(uint64_t));
+	uint64_t   *ref = unit_xmalloc((total + 1) * sizeof(uint64_t));
+	uint64_t   *qorig = dup_u64(q, nq);
+	KeySet	   *dst = unit_xmalloc(keyset_size_for(total));
+	uint64_t   *out = unit_xmalloc((total + 1) * sizeof(uint64_t));
+	size_t		nref;
+	uint64_t	got;
+
+	CHECK_MSG(buflen <= nq, "%s: buffer of %zu for %zu", what, buflen, nq);
+	/* the reference: the union, qsorted, without repeats */
+	memcpy(ref, ks->hashes, ks->count * sizeof(uint64_t));
+	memcpy(ref + ks->count, q, nq * sizeof(uint64_t));
+	nref = ref_sort_unique(ref, total);
+
+	got = keyset_merge_queue(ks, q, nq, buf, dst);
+	CHECK_MSG(got == nref && dst->count == nref, "%s, set %zu: %llu hashes, want %zu",
+			  what, nset, (unsigned long long) got, nref);
+	CHECK_MSG(got != nref || memcmp(dst->hashes, ref, nref * sizeof(uint64_t)) == 0,
+			  "%s, set %zu: merged set differs", what, nset);
+	CHECK_MSG(nq == 0 || memcmp(q, qorig, nq * sizeof(uint64_t)) == 0,
+			  "%s: the queue was changed", what);
+	free(buf);
+
+	/* the remixed walk of set + queue, the buffer sized for the total */
+	buflen = keyset_sort_buffer_len(total);
+	buf = unit_xmalloc((buflen > 0 ? buflen : 1) * sizeof(uint64_t));
+	for (size_t i = 0; i < nref; i++)
+		ref[i] = bf_remix(ref[i] ^ key);
+	qsort(ref, nref, sizeof(uint64_t), cmp_u64);
+	for (size_t i = 0; i < nref; i++)
+		ref[i] = bf_unremix(ref[i]) ^ key;
+	got = keyset_remix_ordered_with(ks, q, nq, key, out, buf);
+	CHECK_MSG(got == nref && memcmp(out, ref, nref * sizeof(uint64_t)) == 0,
+			  "%s, set %zu: remixed walk differs", what, nset);
+	free(buf);
+	free(ref);
+	free(qorig);
+	free(dst);
+	free(out);
+	free(ks);
+}
+
+static void
+test_sort_small_buffer(void)
+{
+	static const size_t sizes[] = {0, 1, 31, 33, 600, 5000, 300000};
+	size_t		big = (UINT64_C(1) << 21) + 3;
+	uint64_t   *q = unit_xmalloc(big * sizeof(uint64_t));
+	uint64_t   *h = unit_xmalloc(big * sizeof(uint64_t));
+	char		what[64];
+	uint64_t	rs = 90;
+
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (int d = 0; d < DIST_COUNT; d++)
+		{
+			size_t		n = sizes[si];
+			size_t		nset = n / 2 + 3;
+
+			fill_dist(q, n, d, 2000 + si * 31 + d);
+			/* the set: half from the queue (repeats across), half new */
+			for (size_t i = 0; i < nset; i++)
+			{
+				uint64_t	r = unit_rand(&rs);
+
+				h[i] = n > 0 && r % 2 ? q[r % n] : r;
+			}
+			snprintf(what, sizeof(what), "%s, %zu", dist_names[d], n);
+			check_small_buffer(q, n, h, 0, what);
+			check_small_buffer(q, n, h, nset, what);
+		}
+	fill_dist(q, big, DIST_UNIFORM, 91);
+	for (size_t i = 0; i < 1000000; i++)
+		h[i] = unit_rand(&rs);
+	check_small_buffer(q, big, h, 0, "uniform, big");
+	check_small_buffer(q, big, h, 1000000, "uniform, big, with a set");
+	fill_dist(q, 200000, DIST_TOP40, 92);
+	check_small_buffer(q, 200000, h, 1000, "top40, 200000");
+
+	/*
+	 * A first bucket exactly as big as the buffer, and one value bigger
+	 * (values with the top 12 bits clear are in bucket 0 at any depth of
+	 * the first digit; the rest have the top bit set).
+	 */
+	for (int sz = 0; sz < 2; sz++)
+		for (size_t extra = 0; extra < 2; extra++)
+		{
+			size_t		n = sz ? 300000 : 5000;
+			size_t		inzero = keyset_sort_buffer_len(n) + extra;
+
+			for (size_t i = 0; i < n; i++)
+			{
+				uint64_t	r = unit_rand(&rs);
+
+				q[i] = i < inzero ? r >> 12 : r | (UINT64_C(1) << 63);
+			}
+			snprintf(what, sizeof(what), "bucket 0 of buffer + %zu, %zu", extra, n);
+			check_small_buffer(q, n, h, 0, what);
+			check_small_buffer(q, n, h, 100, what);
+		}
+
+	/* the space claimed: a few thousand values for millions */
+	CHECK(keyset_sort_buffer_len(0) == 0);
+	CHECK(keyset_sort_buffer_len(5) == 5);
+	CHECK_MSG(keyset_sort_buffer_len(2000000) <= 4096, "%zu for 2M",
+			  keyset_sort_buffer_len(2000000));
+	CHECK_MSG(keyset_sort_buffer_len(KEYSET_MAX_COUNT) <= KEYSET_MAX_COUNT / 256,
+			  "%zu for 2^26", keyset_sort_buffer_len(KEYSET_MAX_COUNT));
+	free(q);
+	free(h);
+}
+
+/*
  * Two states combine only if every parameter the final function uses is
  * the same: target, fpr, capacity, layout and the seed.
  */
@@ -1234,6 +1365,7 @@ main(void)
 	RUN(test_union);
 	RUN(test_remix_ordered);
 	RUN(test_remix_ordered_with);
+	RUN(test_sort_small_buffer);
 	RUN(test_compatible);
 	RUN(test_check_rejects);
 	UNIT_DONE();
