@@ -98,6 +98,10 @@ sort_top_bits(size_t n)
 }
 
 /*
+ * Hashes are uniform, so a bucket sort needs next to no comparisons: a
+ * first digit of the top bits into buckets of a few hundred (a few kB, in
+ * cache), then the second digit in each bucket.
+ *
  * The second digit: run[0..c), values that share their top "topbits"
  * bits, sorted into out[0..c) (another buffer): a counting sort by the
  * next bits into about one value per sub-bucket, then an insertion sort
@@ -130,49 +134,6 @@ sort_bucket(const uint64_t *run, size_t c, uint64_t *out, int topbits)
 			qsort(out + lo, sub[d] - lo, sizeof(uint64_t), cmp_u64);
 	}
 	insertion_sort(out, c);
-}
-
-/*
- * Sort a[0..n) ascending, in a.  Hashes are uniform, so a bucket sort needs
- * next to no comparisons: scatter by the top bits into buckets of a few
- * hundred (a few kB, in cache), then sort_bucket each.
- */
-static void
-sort_u64(uint64_t *a, size_t n, uint64_t *scratch)
-{
-	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
-	int			topbits;
-	uint64_t	nb;
-
-	if (n <= SORT_SMALL)
-	{
-		insertion_sort(a, n);
-		return;
-	}
-	topbits = sort_top_bits(n);
-	nb = UINT64_C(1) << topbits;
-	memset(start, 0, sizeof(uint32_t) * (nb + 1));
-	for (size_t i = 0; i < n; i++)
-		start[top_digit(a[i], topbits) + 1]++;
-	for (uint64_t b = 0; b < nb; b++)
-		start[b + 1] += start[b];
-	/* scatter into top buckets (start[b] ends up at bucket b's end) */
-	for (size_t i = 0; i < n; i++)
-		scratch[start[top_digit(a[i], topbits)]++] = a[i];
-
-	for (uint64_t b = 0; b < nb; b++)
-	{
-		size_t		s = b == 0 ? 0 : start[b - 1];
-		size_t		c = start[b] - s;
-
-		if (c <= SORT_SMALL)
-		{
-			memcpy(a + s, scratch + s, c * sizeof(uint64_t));
-			insertion_sort(a + s, c);
-		}
-		else
-			sort_bucket(scratch + s, c, a + s, topbits);
-	}
 }
 
 size_t
@@ -208,7 +169,8 @@ source_value(bool remix, uint64_t key, uint64_t v)
  * The source's values sorted ascending into dst (room for na + nb, apart
  * from the source), with no scratch the size of the input: scatter by the
  * top bits straight into dst, then each bucket is copied out to buf (room
- * for buflen, keyset_sort_buffer_len) and sorted back into place.  A
+ * for buflen, keyset_sort_buffer_len; it may be the source, which is not
+ * read again after the scatter) and sorted back into place.  A
  * bucket bigger than buf (values that bunch up: a few buckets hold
  * everything) is left to qsort where it lies.
  */
@@ -281,10 +243,17 @@ unique_sorted(uint64_t *a, size_t n)
 	return u + 1;
 }
 
+/*
+ * The same sort in place: into scratch, with a itself (free once it has
+ * been scattered) as the bucket buffer, then copied back.
+ */
 size_t
 keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
 {
-	sort_u64(a, n, scratch);
+	SortSource	src = {a, n, NULL, 0, false, 0};
+
+	sort_into(&src, scratch, a, n);
+	memcpy(a, scratch, n * sizeof(uint64_t));
 	return unique_sorted(a, n);
 }
 
