@@ -748,6 +748,115 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	return n;
 }
 
+/*
+ * Bulk load of an empty table from ascending hashes.  A hash's first
+ * bucket is its top bits scaled (bf_range64), so ascending hashes visit
+ * the buckets in order, and the first pass writes each bucket once: its
+ * first four hashes' fingerprints, streamed into the area a word at a
+ * time (an empty table is all zero bits).  The hashes a bucket could not
+ * take go on, still ascending, to the second pass, which puts each in its
+ * second bucket if that has room (buckets prefetched as in
+ * cuckoo_add_hashes); what is left after that is inserted the usual way
+ * (search, then walk), where it may park a victim.
+ *
+ * A hash whose first bucket lies behind the stream (input out of order)
+ * skips the first pass, so no slot is written twice.  left[nl], nl <= j,
+ * is written only after hashes[j] is read, so left may alias hashes; the
+ * second pass likewise.
+ */
+size_t
+cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *left)
+{
+	int			k = f->ntables - 1;
+	CuckooTable *t = &f->tables[k];
+	CuckooGeom	g = table_geom(f, k);
+	uint8_t    *area = table_area(f, t);
+	uint32_t	fb = g.fp_bits;
+	size_t		nl = 0,
+				nl2 = 0,
+				done;
+	uint64_t	cur = 0,
+				acc = 0,
+				wi = 0;
+	uint32_t	filled = 0;
+	bool		started = false;
+
+	if (t->count != 0 || t->victim_fp != 0)
+	{
+		done = cuckoo_add_hashes(f, hashes, n);
+		memmove(left, hashes + done, (n - done) * sizeof(uint64_t));
+		return n - done;
+	}
+
+	/* first buckets, in order: the first four hashes of each */
+	for (size_t j = 0; j < n; j++)
+	{
+		uint64_t	h = hashes[j];
+		uint64_t	i1 = bf_range64(h, g.nbuckets);
+		uint64_t	fp,
+					bit,
+					w;
+		uint32_t	off;
+
+		if (!started || i1 > cur)
+		{
+			cur = i1;
+			filled = 0;
+			started = true;
+		}
+		if (i1 != cur || filled == CUCKOO_BUCKET_SLOTS)
+		{
+			left[nl++] = h;
+			continue;
+		}
+		fp = fingerprint(bf_remix(h), fb);
+		bit = (i1 * CUCKOO_BUCKET_SLOTS + filled++) * fb;
+		w = bit >> 6;
+		off = (uint32_t) (bit & 63);
+		if (w != wi)
+		{
+			if (acc != 0)
+				store_le64(area + 8 * wi, acc);
+			acc = 0;
+			wi = w;
+		}
+		acc |= fp << off;
+		if (off + fb > 64)
+		{
+			store_le64(area + 8 * wi, acc);
+			wi++;
+			acc = fp >> (64 - off);
+		}
+		t->count++;
+	}
+	if (acc != 0)
+		store_le64(area + 8 * wi, acc);
+
+	/* second buckets */
+	{
+		CuckooLocated ring[CUCKOO_PREFETCH_AHEAD];
+
+		for (size_t j = 0; j < nl && j < CUCKOO_PREFETCH_AHEAD; j++)
+			locate_ahead(&g, area, left[j], &ring[j]);
+		for (size_t j = 0; j < nl; j++)
+		{
+			CuckooLocated *l = &ring[j & (CUCKOO_PREFETCH_AHEAD - 1)];
+
+			if (bucket_put(area, fb, l->i2, l->fp))
+				t->count++;
+			else
+				left[nl2++] = l->h;
+			if (j + CUCKOO_PREFETCH_AHEAD < nl)
+				locate_ahead(&g, area, left[j + CUCKOO_PREFETCH_AHEAD], l);
+		}
+	}
+
+	/* the rest: search, then walk */
+	done = cuckoo_add_hashes(f, left, nl2);
+	memmove(left, left + done, (nl2 - done) * sizeof(uint64_t));
+	return nl2 - done;
+}
+
 /* the victim is one more slot shared by its two buckets (branch-free) */
 static inline bool
 victim_matches(const CuckooTable *t, uint64_t fp, uint64_t i1, uint64_t i2)

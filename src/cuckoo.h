@@ -164,6 +164,17 @@ extern CuckooAddResult cuckoo_add_hash(CuckooFilter *f, uint64_t h);
  * how many were added, 0 if the last table already has a victim (grow).
  */
 extern size_t cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n);
+/*
+ * Bulk load, for hashes in ascending order (cuckoo_agg's final): fill
+ * the last table, if it is empty, bucket by bucket, then the second
+ * buckets, then the rest as cuckoo_add_hashes would.  The same hashes in
+ * the same order give the same bytes.  Returns how many were not placed
+ * (the table got a victim); they are in left[0 .. r), still ascending,
+ * for the next table.  left has room for n and may be hashes itself.  Any
+ * order is correct; out-of-order hashes just take the slow path.
+ */
+extern size_t cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n,
+								 uint64_t *left);
 extern uint32_t cuckoo_count_hash(const CuckooFilter *f, uint64_t h);
 extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
 /* out[i] = cuckoo_contains_hash(f, h[i]), i < n, buckets loaded ahead */

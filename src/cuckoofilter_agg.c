@@ -6,8 +6,8 @@
  * input once, so every form collects distinct hashes in a bloom_keyset
  * (the shared, distributable state: a real type with an exact text form,
  * merged by bloom_keyset_combine) and the final function builds the
- * filter.  It inserts the hashes in a fixed order, so a serial and a
- * parallel plan give the same bytes.
+ * filter.  It loads the hashes in ascending order (cuckoo_load_sorted),
+ * so a serial and a parallel plan give the same bytes.
  */
 #include "postgres.h"
 
@@ -28,52 +28,47 @@ cuckoo_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
-/* mixed into a hash to give the insertion order */
-#define CUCKOO_AGG_ORDER_KEY UINT64_C(0x94d049bb133111eb)
-
 /*
- * The state's distinct hashes in the order the final function inserts
- * them, ascending bf_remix(h ^ CUCKOO_AGG_ORDER_KEY): fixed (so every
- * plan builds the same bytes) but unrelated to the buckets and
- * fingerprints the hashes choose.  Ascending hash order would fill
- * buckets from the first to the last (a bucket is the hash's top bits),
- * and a table that grows early would see only its first buckets and fail
- * at a fraction of its load.  bf_remix is a bijection, so the order is
- * total; keyset_remix_ordered_with bucket-sorts the remixed values of the
- * set and of a pending state's queue, which is not merged in first: one
- * sort instead of two (a sized aggregate's whole input is in its queue),
- * straight into the array, through a buffer of a few thousand.
+ * The state's distinct hashes in ascending order, the order the final
+ * functions load them in (cuckoo_load_sorted): the set itself, or the
+ * set with the pending queue sorted and merged in (keyset_merge_queue,
+ * into a new array: the state is not changed).  Fixed, so every plan
+ * builds the same bytes.
  */
-static uint64 *
-ordered_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
+static const uint64 *
+sorted_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
 {
-	Size		total = ks->count + nqueue;
-	uint64	   *hashes = palloc_extended(sizeof(uint64) * (total > 0 ? total : 1),
-										 MCXT_ALLOC_HUGE);
-	uint64	   *scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(total) + 1),
-										  MCXT_ALLOC_HUGE);
+	KeySet	   *merged;
+	uint64	   *scratch;
 
-	*n = keyset_remix_ordered_with(ks, queue, nqueue, CUCKOO_AGG_ORDER_KEY, hashes, scratch);
+	if (nqueue == 0)
+	{
+		*n = ks->count;
+		return ks->hashes;
+	}
+	merged = palloc_extended(keyset_size_for(ks->count + nqueue), MCXT_ALLOC_HUGE);
+	scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(nqueue) + 1),
+							  MCXT_ALLOC_HUGE);
+	*n = keyset_merge_queue(ks, queue, nqueue, scratch, merged);
 	pfree(scratch);
 	if (*n > KEYSET_MAX_COUNT)
 		pgbf_keyset_too_many(ks);
-	return hashes;
+	return merged->hashes;
 }
 
 /*
  * Try one table of nbuckets buckets for all n hashes; NULL (and nothing
  * left allocated) if an insert had to park a fingerprint in the victim
- * slot, i.e. the table was too tight.
+ * slot, i.e. the table was too tight.  left has room for n.
  */
 static CuckooFilter *
-try_single_table(const uint64 *hashes, uint64 n, uint64 nbuckets, double fpr)
+try_single_table(const uint64 *hashes, uint64 n, uint64 nbuckets, double fpr,
+				 uint64 *left)
 {
 	CuckooFilter *f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, nbuckets,
 											  (int64) n, fpr);
 
-	/* a batch stops right after the add that parks a victim */
-	(void) cuckoo_add_hashes(f, hashes, n);
-	if (f->tables[0].victim_fp != 0)
+	if (cuckoo_load_sorted(f, hashes, n, left) != 0 || f->tables[0].victim_fp != 0)
 	{
 		pfree(f);
 		return NULL;
@@ -97,25 +92,28 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	size_t		nqueue;
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 1, -1, &fpr, &capacity,
 													  &queue, &nqueue);
-	uint64	   *hashes;
+	const uint64 *hashes;
+	uint64	   *left;
 	uint64		n,
 				m;
 	CuckooFilter *f;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	hashes = ordered_hashes(ks, queue, nqueue, &n);
+	hashes = sorted_hashes(ks, queue, nqueue, &n);
+	left = palloc_extended(sizeof(uint64) * n, MCXT_ALLOC_HUGE);
 	m = cuckoo_buckets_for(n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
-		f = try_single_table(hashes, n, m, fpr);
+		f = try_single_table(hashes, n, m, fpr, left);
 		if (f != NULL)
 			PG_RETURN_POINTER(f);
 		m += 1 + m / 100;
 	}
 	/* still failing: let it grow, it loses nothing */
+	pfree(left);
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	PG_RETURN_POINTER(pgbf_cuckoo_add_hashes(f, hashes, n, CurrentMemoryContext, true));
+	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext));
 }
 
 /*
@@ -133,11 +131,11 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 2, 1, &fpr, &capacity,
 													  &queue, &nqueue);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
-	uint64	   *hashes;
+	const uint64 *hashes;
 	uint64		n;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(f);
-	hashes = ordered_hashes(ks, queue, nqueue, &n);
-	PG_RETURN_POINTER(pgbf_cuckoo_add_hashes(f, hashes, n, CurrentMemoryContext, true));
+	hashes = sorted_hashes(ks, queue, nqueue, &n);
+	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext));
 }

@@ -21,7 +21,8 @@ extern const KeySet *pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_ar
 /*
  * The same, but a pending state's queue is not merged in first: it is
  * returned in *queue / *nqueue (NULL / 0 for none), for a final function
- * that sorts everything anyway (keyset_remix_ordered_with).
+ * that merges it into an array of its own (cuckoo_agg's, with
+ * keyset_merge_queue).
  */
 extern const KeySet *pgbf_keyset_final_state_queued(FunctionCallInfo fcinfo, int fpr_argno,
 													int capacity_argno, double *fpr,

@@ -83,6 +83,80 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 		FUZZ_ASSERT(cuckoo_contains_hash(w, added[i]), "a remove took another element");
 	FUZZ_ASSERT(cuckoo_check(w, wlen, errbuf) == BF_OK, "after removes: %s", errbuf);
 	free(w);
+
+	/*
+	 * bulk load (cuckoo_agg's final) into the value's last table, or into a
+	 * new empty one: ascending hashes, some of them repeated or out of
+	 * order when the input says so; every hash placed is found, the rest
+	 * is handed back
+	 */
+	{
+		uint64_t	h[64],
+					left[64];
+		size_t		n = 8 + rs % 57,
+					r;
+		uint64_t	before;
+		bool		in_place = (rs >> 8) & 1;
+
+		w = fuzz_malloc(len);
+		memcpy(w, f, len);
+		wlen = len;
+		if ((rs >> 9) & 1)
+		{
+			size_t		size;
+
+			if (cuckoo_grown_size(w, &size, errbuf) == BF_OK && size <= FUZZ_CUCKOO_MAX_GROWN)
+			{
+				CuckooFilter *nf = fuzz_malloc(size);
+
+				cuckoo_grow_into(w, nf, size);
+				fuzz_set_varsize(nf, size);
+				free(w);
+				w = nf;
+				wlen = size;
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			h[i] = fuzz_rand(&rs);
+		for (size_t i = 1; i < n; i++)	/* insertion sort, unless told not to */
+			for (size_t j = i; j > 0 && h[j - 1] > h[j] && !((rs >> 10) & 1); j--)
+			{
+				uint64_t	t = h[j];
+
+				h[j] = h[j - 1];
+				h[j - 1] = t;
+			}
+		if ((rs >> 11) & 1)
+			h[n / 2] = h[n / 2 - 1];	/* a repeat */
+		before = cuckoo_total_count(w);
+		if (in_place)
+		{
+			memcpy(left, h, sizeof(h));
+			r = cuckoo_load_sorted(w, left, n, left);
+		}
+		else
+			r = cuckoo_load_sorted(w, h, n, left);
+		FUZZ_ASSERT(r <= n && cuckoo_total_count(w) - before == n - r,
+					"bulk load stored %llu and handed back %zu of %zu",
+					(unsigned long long) (cuckoo_total_count(w) - before), r, n);
+		FUZZ_ASSERT(r == 0 || w->tables[w->ntables - 1].victim_fp != 0,
+					"bulk load handed back %zu without a victim", r);
+		FUZZ_ASSERT(cuckoo_check(w, wlen, errbuf) == BF_OK, "after bulk load: %s", errbuf);
+		{
+			size_t		k = 0;
+
+			/* the handed-back ones keep their order: a subsequence of h */
+			for (size_t i = 0; i < n; i++)
+			{
+				if (k < r && left[k] == h[i])
+					k++;
+				else
+					FUZZ_ASSERT(cuckoo_contains_hash(w, h[i]), "bulk load lost a hash");
+			}
+			FUZZ_ASSERT(k == r, "bulk load handed back hashes out of order");
+		}
+		free(w);
+	}
 }
 
 static void

@@ -237,6 +237,154 @@ test_batch_same_bytes(double fpr, uint64_t capacity, uint64_t n)
 	free(h);
 }
 
+static int
+cmp_hash(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a,
+				y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* a filter with one more (empty) table, as the SQL layer grows it */
+static CuckooFilter *
+grown(CuckooFilter *f)
+{
+	size_t		size;
+	char		err[BF_ERRLEN];
+	CuckooFilter *nf;
+
+	if (cuckoo_grown_size(f, &size, err) != BF_OK)
+	{
+		fprintf(stderr, "grow: %s\n", err);
+		exit(2);
+	}
+	nf = calloc(1, size);
+	cuckoo_grow_into(f, nf, size);
+	free(f);
+	return nf;
+}
+
+/* cuckoo_load_sorted into f, then into new tables while hashes are left */
+static CuckooFilter *
+load_all(CuckooFilter *f, const uint64_t *h, uint64_t n, bool sorted, const char *what)
+{
+	uint64_t   *left = malloc((n + 1) * sizeof(uint64_t));
+	uint64_t	before = cuckoo_total_count(f);
+	size_t		r = cuckoo_load_sorted(f, h, n, left);
+
+	for (;;)
+	{
+		uint64_t	total = cuckoo_total_count(f);
+
+		/* every hash is either stored or handed back, exactly once */
+		CHECK(total - before + r == n, "%s: %llu stored + %zu left != %llu", what,
+			  (unsigned long long) (total - before), r, (unsigned long long) n);
+		for (size_t i = 1; sorted && i < r; i++)
+			CHECK(left[i - 1] < left[i], "%s: left not ascending at %zu", what, i);
+		check_valid(f, what);
+		if (r == 0)
+			break;
+		CHECK(f->tables[f->ntables - 1].victim_fp != 0,
+			  "%s: %zu left without a victim", what, r);
+		f = grown(f);
+		before = total;
+		n = r;
+		r = cuckoo_load_sorted(f, left, r, left);	/* in place */
+	}
+	free(left);
+	return f;
+}
+
+/*
+ * The aggregate's bulk load: distinct hashes, ascending, into an empty
+ * table (and, when they do not fit, into new tables), at fingerprint
+ * widths on the one-word path, past it, and straddling a word.  Every
+ * hash is found, the value is valid, the same input gives the same
+ * bytes, a table sized for n holds n at the design load without a
+ * victim (n >= 1000), the measured rate stays under fpr, and input out
+ * of order or into a table already in use is still loaded correctly.
+ */
+static void
+test_load_sorted(double fpr, uint64_t capacity, uint64_t n)
+{
+	uint64_t   *h = malloc(n * sizeof(uint64_t));
+	CuckooFilter *a,
+			   *b;
+	char		what[96];
+	uint64_t	fp = 0,
+				probes = 200000;
+
+	snprintf(what, sizeof(what), "load_sorted(fpr %g, capacity %llu, n %llu)", fpr,
+			 (unsigned long long) capacity, (unsigned long long) n);
+	for (uint64_t i = 0; i < n; i++)
+		h[i] = key(i);
+	qsort(h, n, sizeof(uint64_t), cmp_hash);
+	a = load_all(new_filter(capacity, fpr), h, n, true, what);
+	b = load_all(new_filter(capacity, fpr), h, n, true, what);
+	CHECK(cuckoo_size(a) == cuckoo_size(b) && memcmp(a, b, cuckoo_size(a)) == 0,
+		  "%s: two loads gave different bytes", what);
+	if (n <= capacity && n >= 1000)
+		CHECK(a->ntables == 1 && a->tables[0].victim_fp == 0,
+			  "%s: %d tables, victim %llu at the design load", what, a->ntables,
+			  (unsigned long long) a->tables[0].victim_fp);
+	for (uint64_t i = 0; i < n; i++)
+		if (!cuckoo_contains_hash(a, h[i]))
+		{
+			CHECK(false, "%s: false negative for hash %llu", what, (unsigned long long) i);
+			break;
+		}
+	for (uint64_t i = 0; i < probes; i++)
+		fp += cuckoo_contains_hash(a, key(n + i));
+	/* under fpr, give or take three standard deviations of the count */
+	CHECK(fp <= fpr * probes + 3 * sqrt(fpr * probes) + 1,
+		  "%s: measured rate %g over fpr", what, (double) fp / probes);
+	free(b);
+
+	/* out of order: the reversed input takes the slow path, still exact */
+	for (uint64_t i = 0; i < n / 2; i++)
+	{
+		uint64_t	t = h[i];
+
+		h[i] = h[n - 1 - i];
+		h[n - 1 - i] = t;
+	}
+	b = load_all(new_filter(capacity, fpr), h, n, false, what);
+	for (uint64_t i = 0; i < n; i++)
+		if (!cuckoo_contains_hash(b, h[i]))
+		{
+			CHECK(false, "%s reversed: false negative for hash %llu", what,
+				  (unsigned long long) i);
+			break;
+		}
+	free(b);
+
+	/*
+	 * a table in use: the usual inserts, the same bytes as cuckoo_add_hashes
+	 * (until a table fills: new tables are empty and bulk loaded)
+	 */
+	qsort(h, n, sizeof(uint64_t), cmp_hash);
+	b = add(new_filter(capacity, fpr), key(n + probes));
+	b = load_all(b, h, n, true, what);
+	free(a);
+	a = add(new_filter(capacity, fpr), key(n + probes));
+	for (uint64_t i = 0; i < n; i++)
+		a = add(a, h[i]);
+	CHECK(a->ntables > 1 ||
+		  (cuckoo_size(a) == cuckoo_size(b) && memcmp(a, b, cuckoo_size(a)) == 0),
+		  "%s: a table in use was not loaded as cuckoo_add_hashes would", what);
+	for (uint64_t i = 0; i < n; i++)
+		if (!cuckoo_contains_hash(b, h[i]))
+		{
+			CHECK(false, "%s in use: false negative for hash %llu", what,
+				  (unsigned long long) i);
+			break;
+		}
+	free(a);
+	free(b);
+	free(h);
+}
+
 /* one key added far more often than its two buckets hold */
 static void
 test_same_key(void)
@@ -380,6 +528,15 @@ main(void)
 	test_batch_same_bytes(0.3, 100, 2000);
 	test_batch_same_bytes(1e-6, 20000, 50000);
 	test_batch_same_bytes(0.01, 100000, 100000);
+	test_load_sorted(0.01, 100000, 100000);
+	test_load_sorted(0.01, 2000000, 2000000);
+	test_load_sorted(0.3, 1000, 1000);
+	test_load_sorted(1e-6, 20000, 20000);
+	test_load_sorted(1e-15, 20000, 20000);
+	test_load_sorted(1e-15, 100, 5000);
+	test_load_sorted(0.01, 10, 7);
+	test_load_sorted(0.01, 100, 20000);
+	test_load_sorted(1e-6, 1000, 50000);
 	if (failures)
 		printf("%d failures\n", failures);
 	else
