@@ -580,10 +580,12 @@ table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
  * new fingerprint's buckets are full (Li, Andersen, Kaminsky and Freedman,
  * "Algorithmic improvements for fast concurrent cuckoo hashing", EuroSys
  * 2014).  Level by level, every fingerprint of every bucket reached so far
- * could move to its other bucket; all of a level's buckets are prefetched
- * before any is looked at, so a level costs one wait for memory where the
- * random walk waits once per kick.  The first bucket with a free slot, in
- * a fixed order, ends the search, and the chain is moved from its far end
+ * could move to its other bucket; a bucket's four children are prefetched
+ * together, then looked at, so they cost one wait for memory where the
+ * random walk waits once per kick, and the children of the level's later
+ * buckets are only computed if these have no room.  The first bucket with
+ * a free slot, in a fixed order (level, parent, slot), ends the search,
+ * and the chain is moved from its far end
  * back, each fingerprint into its other bucket (alt is an involution), so
  * every step leaves the table valid.  A bucket already on a node's chain
  * is not a child of it, so no chain touches a bucket twice.  Deterministic:
@@ -610,6 +612,28 @@ on_chain(const CuckooBfsNode *nodes, int j, uint64_t b)
 	return false;
 }
 
+/* node j's bucket has a free slot: move its chain, far end first, then fp in */
+static void
+move_chain(CuckooTable *t, uint8_t *area, const CuckooBfsNode *nodes, int j,
+		   int free_slot, uint64_t fp)
+{
+	uint32_t	fb = t->fp_bits;
+	uint64_t	dst = nodes[j].bucket;
+	int			dst_slot = free_slot;
+
+	for (; nodes[j].parent >= 0; j = nodes[j].parent)
+	{
+		uint64_t	src = nodes[nodes[j].parent].bucket;
+
+		slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot,
+				 slot_get(area, fb, src * CUCKOO_BUCKET_SLOTS + nodes[j].slot));
+		dst = src;
+		dst_slot = nodes[j].slot;
+	}
+	slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot, fp);
+	t->count++;
+}
+
 static bool
 table_bfs(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
 		  uint64_t i1, uint64_t i2)
@@ -626,41 +650,31 @@ table_bfs(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
 	hi = n;
 	for (int level = 0; level < CUCKOO_BFS_LEVELS; level++)
 	{
-		/* every node of this level is a full bucket: expand all its slots */
-		for (int j = lo; j < hi; j++)
+		/* every node of this level is a full bucket: expand it, slot by slot */
+		for (int p = lo; p < hi; p++)
+		{
+			uint64_t	b = nodes[p].bucket;
+			int			first = n;
+
 			for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
 			{
-				uint64_t	b = nodes[j].bucket;
 				uint64_t	c = alt_bucket(g, b, slot_get(area, fb, b * CUCKOO_BUCKET_SLOTS + s));
 
-				if (on_chain(nodes, j, c))
+				if (on_chain(nodes, p, c))
 					continue;
 				prefetch_bucket(area, fb, c);
-				nodes[n++] = (CuckooBfsNode) {c, j, s};
+				nodes[n++] = (CuckooBfsNode) {c, p, s};
 			}
-		for (int j = hi; j < n; j++)
-		{
-			int			free_slot = bucket_find(area, fb, nodes[j].bucket, 0);
-			uint64_t	dst;
-			int			dst_slot;
-
-			if (free_slot < 0)
-				continue;
-			/* move the chain, far end first, then the new fingerprint in */
-			dst = nodes[j].bucket;
-			dst_slot = free_slot;
-			for (; nodes[j].parent >= 0; j = nodes[j].parent)
+			for (int j = first; j < n; j++)
 			{
-				uint64_t	src = nodes[nodes[j].parent].bucket;
+				int			free_slot = bucket_find(area, fb, nodes[j].bucket, 0);
 
-				slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot,
-						 slot_get(area, fb, src * CUCKOO_BUCKET_SLOTS + nodes[j].slot));
-				dst = src;
-				dst_slot = nodes[j].slot;
+				if (free_slot >= 0)
+				{
+					move_chain(t, area, nodes, j, free_slot, fp);
+					return true;
+				}
 			}
-			slot_set(area, fb, dst * CUCKOO_BUCKET_SLOTS + dst_slot, fp);
-			t->count++;
-			return true;
 		}
 		lo = hi;
 		hi = n;
