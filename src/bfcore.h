@@ -106,18 +106,6 @@ bf_remix(uint64_t h)
 	return h;
 }
 
-/* bf_remix undone (it is a bijection): its xorshifts by 33 undo themselves */
-static inline uint64_t
-bf_unremix(uint64_t v)
-{
-	v ^= v >> 33;
-	v *= UINT64_C(0x9cb4b2f8129337db);	/* 0xc4ceb9fe1a85ec53^-1 mod 2^64 */
-	v ^= v >> 33;
-	v *= UINT64_C(0x4f74430c22a54005);	/* 0xff51afd7ed558ccd^-1 mod 2^64 */
-	v ^= v >> 33;
-	return v;
-}
-
 /* Map a uniform 64-bit value onto [0, n) without division (Lemire). */
 static inline uint64_t
 bf_range64(uint64_t x, uint64_t n)

@@ -146,58 +146,28 @@ keyset_sort_buffer_len(size_t n)
 }
 
 /*
- * The values of two arrays, each either as it is or as bf_remix(v ^ key),
- * for sort_into to read without a copy.
+ * src[0..n) sorted ascending into dst (room for n, apart from src), with
+ * no scratch the size of the input: scatter by the top bits straight into
+ * dst, then each bucket is copied out to buf (room for buflen,
+ * keyset_sort_buffer_len; it may be src, which is not read again after
+ * the scatter) and sorted back into place.  A bucket bigger than buf
+ * (values that bunch up: a few buckets hold everything) is left to qsort
+ * where it lies.
  */
-typedef struct SortSource
-{
-	const uint64_t *a;
-	size_t		na;
-	const uint64_t *b;
-	size_t		nb;
-	bool		remix;
-	uint64_t	key;
-} SortSource;
-
-static inline uint64_t
-source_value(bool remix, uint64_t key, uint64_t v)
-{
-	return remix ? bf_remix(v ^ key) : v;
-}
-
-/*
- * The source's values sorted ascending into dst (room for na + nb, apart
- * from the source), with no scratch the size of the input: scatter by the
- * top bits straight into dst, then each bucket is copied out to buf (room
- * for buflen, keyset_sort_buffer_len; it may be the source, which is not
- * read again after the scatter) and sorted back into place.  A
- * bucket bigger than buf (values that bunch up: a few buckets hold
- * everything) is left to qsort where it lies.
- */
-static inline __attribute__((always_inline)) void
-sort_into_impl(const SortSource *src, uint64_t *dst, uint64_t *buf, size_t buflen,
-			   const bool remix)
+static void
+sort_into(const uint64_t *src, size_t n, uint64_t *dst, uint64_t *buf, size_t buflen)
 {
 	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
-	size_t		n = src->na + src->nb;
 	int			topbits = sort_top_bits(n);
 	uint64_t	nb = UINT64_C(1) << topbits;
-	const uint64_t *arrays[2] = {src->a, src->b};
-	size_t		lens[2] = {src->na, src->nb};
 
 	memset(start, 0, sizeof(uint32_t) * (nb + 1));
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < lens[k]; i++)
-			start[top_digit(source_value(remix, src->key, arrays[k][i]), topbits) + 1]++;
+	for (size_t i = 0; i < n; i++)
+		start[top_digit(src[i], topbits) + 1]++;
 	for (uint64_t b = 0; b < nb; b++)
 		start[b + 1] += start[b];
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; i < lens[k]; i++)
-		{
-			uint64_t	v = source_value(remix, src->key, arrays[k][i]);
-
-			dst[start[top_digit(v, topbits)]++] = v;
-		}
+	for (size_t i = 0; i < n; i++)
+		dst[start[top_digit(src[i], topbits)]++] = src[i];
 
 	for (uint64_t b = 0; b < nb; b++)
 	{
@@ -214,16 +184,6 @@ sort_into_impl(const SortSource *src, uint64_t *dst, uint64_t *buf, size_t bufle
 		else
 			qsort(dst + s, c, sizeof(uint64_t), cmp_u64);
 	}
-}
-
-/* the two copies: plain values (a merge) and remixed ones (an order) */
-static void
-sort_into(const SortSource *src, uint64_t *dst, uint64_t *buf, size_t buflen)
-{
-	if (src->remix)
-		sort_into_impl(src, dst, buf, buflen, true);
-	else
-		sort_into_impl(src, dst, buf, buflen, false);
 }
 
 /* drop repeats from a sorted a[0..n), in place; returns how many are left */
@@ -250,9 +210,7 @@ unique_sorted(uint64_t *a, size_t n)
 size_t
 keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
 {
-	SortSource	src = {a, n, NULL, 0, false, 0};
-
-	sort_into(&src, scratch, a, n);
+	sort_into(a, n, scratch, a, n);
 	memcpy(a, scratch, n * sizeof(uint64_t));
 	return unique_sorted(a, n);
 }
@@ -296,9 +254,8 @@ keyset_merge_queue(const KeySet *ks, const uint64_t *queue, size_t n, uint64_t *
 {
 	/* the queue sorted into dst's tail, then the set merged in ahead of it */
 	uint64_t   *tail = dst->hashes + ks->count;
-	SortSource	src = {queue, n, NULL, 0, false, 0};
 
-	sort_into(&src, tail, scratch, keyset_sort_buffer_len(n));
+	sort_into(queue, n, tail, scratch, keyset_sort_buffer_len(n));
 	n = unique_sorted(tail, n);
 	memcpy(dst, ks, sizeof(KeySet));
 	dst->count = merge_unique(ks->hashes, ks->count, tail, n, dst->hashes);
@@ -329,28 +286,6 @@ keyset_contains(const KeySet *ks, uint64_t h)
 			hi = mid;
 	}
 	return lo < ks->count && ks->hashes[lo] == h;
-}
-
-uint64_t
-keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue, size_t nqueue,
-						  uint64_t order_key, uint64_t *out, uint64_t *scratch)
-{
-	SortSource	src = {ks->hashes, ks->count, queue, nqueue, true, order_key};
-	uint64_t	n = ks->count + nqueue;
-
-	sort_into(&src, out, scratch, keyset_sort_buffer_len(n));
-	/* bf_remix is a bijection: repeats stay repeats, and only they */
-	n = unique_sorted(out, n);
-	for (uint64_t i = 0; i < n; i++)
-		out[i] = bf_unremix(out[i]) ^ order_key;
-	return n;
-}
-
-uint64_t
-keyset_remix_ordered(const KeySet *ks, uint64_t order_key, uint64_t *out,
-					 uint64_t *scratch)
-{
-	return keyset_remix_ordered_with(ks, NULL, 0, order_key, out, scratch);
 }
 
 /* ---- checks ---- */

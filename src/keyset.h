@@ -105,26 +105,6 @@ extern uint64_t keyset_union(const KeySet *a, const KeySet *b, KeySet *dst);
 
 extern bool keyset_contains(const KeySet *ks, uint64_t h);
 
-/*
- * Every hash in ascending order of bf_remix(h ^ order_key): an order
- * unrelated to where the hashes sit in a filter.  bf_remix is a
- * bijection, so the order is total and the same on every plan.  "out" has
- * room for count uint64s, "scratch" for keyset_sort_buffer_len(count).
- */
-extern uint64_t keyset_remix_ordered(const KeySet *ks, uint64_t order_key,
-									 uint64_t *out, uint64_t *scratch);
-
-/*
- * The same for the set merged with queue[0..nqueue) (any order, repeats
- * and hashes already in the set allowed), without merging first: the
- * queue goes through the one sort the order needs anyway.  out has room
- * for n = ks->count + nqueue, scratch for keyset_sort_buffer_len(n);
- * returns the distinct count.
- */
-extern uint64_t keyset_remix_ordered_with(const KeySet *ks, const uint64_t *queue,
-										  size_t nqueue, uint64_t order_key,
-										  uint64_t *out, uint64_t *scratch);
-
 extern BfStatus keyset_check(const void *data, size_t len, char *errbuf);
 extern BfStatus keyset_check_compatible(const KeySet *a, const KeySet *b, char *errbuf);
 

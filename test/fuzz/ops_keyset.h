@@ -195,28 +195,6 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 			FUZZ_ASSERT(keyset_contains(w, queue[i]), "merge lost queued hash %d", i);
 	}
 
-	/*
-	 * The cuckoo final function reads a pending state's queue without
-	 * merging it: its order over the set and the raw queue is the order
-	 * over the merged set.
-	 */
-	{
-		uint64_t	key = fuzz_rand(&rs);
-		uint64_t   *o1 = fuzz_malloc((ks->count + FUZZ_KEYSET_QUEUE) * sizeof(uint64_t));
-		uint64_t   *o2 = fuzz_malloc((ks->count + FUZZ_KEYSET_QUEUE) * sizeof(uint64_t));
-		uint64_t   *sc = fuzz_malloc((ks->count + FUZZ_KEYSET_QUEUE) * sizeof(uint64_t));
-		uint64_t	n1 = keyset_remix_ordered_with(ks, queue, FUZZ_KEYSET_QUEUE, key, o1, sc);
-		uint64_t	n2 = keyset_remix_ordered(w, key, o2, sc);
-
-		FUZZ_ASSERT(n1 == n2 && n1 == w->count, "remix_ordered_with gave %llu, merged %llu",
-					(unsigned long long) n1, (unsigned long long) n2);
-		FUZZ_ASSERT(memcmp(o1, o2, n1 * sizeof(uint64_t)) == 0,
-					"remix_ordered_with differs from the merged set's order");
-		free(o1);
-		free(o2);
-		free(sc);
-	}
-
 	/* the same queue merged into an empty state: the set of the queue */
 	{
 		uint64_t	q[FUZZ_KEYSET_QUEUE];
@@ -289,31 +267,6 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 					"sort_unique of the set twice: %zu of %llu", got, (unsigned long long) n);
 		free(scratch);
 		free(a);
-	}
-
-	/* the cuckoo final function's order: a permutation of the set */
-	if (ks->count <= FUZZ_KEYSET_MAX_COUNT)
-	{
-		uint64_t	n = ks->count;
-		uint64_t   *out = fuzz_malloc(n * sizeof(uint64_t));
-		uint64_t   *scratch = fuzz_malloc(n * sizeof(uint64_t));
-
-		for (int pass = 0; pass < 2; pass++)
-		{
-			uint64_t	key = pass == 0 ? 0 : fuzz_rand(&rs);
-			uint64_t	got = keyset_remix_ordered(ks, key, out, scratch);
-
-			FUZZ_ASSERT(got == n, "remix_ordered gave %llu of %llu",
-						(unsigned long long) got, (unsigned long long) n);
-			for (uint64_t i = 1; i < n; i++)
-				FUZZ_ASSERT(bf_remix(out[i - 1] ^ key) < bf_remix(out[i] ^ key),
-							"remix order broken at %llu", (unsigned long long) i);
-			qsort(out, n, sizeof(uint64_t), fuzz_cmp_u64);
-			FUZZ_ASSERT(memcmp(out, ks->hashes, n * sizeof(uint64_t)) == 0,
-						"remix_ordered is not a permutation of the set");
-		}
-		free(scratch);
-		free(out);
 	}
 
 	/*

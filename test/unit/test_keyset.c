@@ -5,7 +5,7 @@
  *		bucket sort against qsort on uniform, repeated and bunched inputs;
  *		exact distinct counting through the transition's queue-and-merge
  *		policy; canonical bytes whatever the arrival order and merge points;
- *		the queue policy's exact lengths; union; the remixed walk; and a
+ *		the queue policy's exact lengths; union; and a
  *		checker that rejects damaged states (above all out-of-order or
  *		repeated hashes, which would overstate the distinct count).
  *
@@ -900,179 +900,21 @@ test_union(void)
 	free(empty);
 }
 
-#define TEST_ORDER_KEY UINT64_C(0x94d049bb133111eb)
-
-static int
-cmp_remixed(const void *a, const void *b)
-{
-	uint64_t	x = bf_remix(*(const uint64_t *) a ^ TEST_ORDER_KEY),
-				y = bf_remix(*(const uint64_t *) b ^ TEST_ORDER_KEY);
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * keyset_remix_ordered gives exactly the set re-sorted by the remixed
- * value (what cuckoo_agg inserts in), from empty through sizes that take
- * each of the sort's paths: one bucket, small runs, sub-bucketed runs;
- * with the hash 0, with remixed values that bunch up (top 20 bits shared)
- * and with raw hashes that bunch up (top 40 bits shared).  out and
- * scratch are exactly count long (ASan checks the bounds), and another
- * order key gives another order.
- */
-static void
-test_remix_ordered(void)
-{
-	static const uint64_t sizes[] = {0, 1, 2, 17, 600, 5000, 300000};
-	uint64_t	rv = 3;
-
-	for (int i = 0; i < 1000; i++)
-	{
-		uint64_t	x = unit_rand(&rv);
-
-		CHECK(bf_unremix(bf_remix(x)) == x);
-		CHECK(bf_remix(bf_unremix(x)) == x);
-	}
-
-	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
-	{
-		for (int variant = 0; variant < 4; variant++)
-		{
-			uint64_t	rs = 11 + si;
-			uint64_t   *vals = unit_xmalloc((sizes[si] + 1) * sizeof(uint64_t));
-			size_t		nvals = 0;
-			KeySet	   *ks;
-			uint64_t	count;
-			uint64_t   *want,
-					   *got,
-					   *scratch;
-
-			/* variant 1: the hash 0 */
-			if (variant == 1)
-				vals[nvals++] = 0;
-			for (uint64_t i = 0; i < sizes[si]; i++)
-			{
-				uint64_t	v = unit_rand(&rs);
-
-				/* variant 2: remixed values share their top 20 bits */
-				if (variant == 2)
-				{
-					uint64_t	r = bf_remix(v ^ TEST_ORDER_KEY);
-
-					v = bf_unremix((r >> 44) == 0x12345 ? r :
-								   (UINT64_C(0x12345) << 44) | (r >> 20)) ^ TEST_ORDER_KEY;
-				}
-				/* variant 3: the hashes share their top 40 bits */
-				if (variant == 3)
-					v = (UINT64_C(0xfedcba9876) << 24) | (v >> 40);
-				vals[nvals++] = v;
-			}
-			ks = ks_from(vals, nvals);
-			count = ks->count;
-			want = dup_u64(ks->hashes, count);
-			got = unit_xmalloc(count * sizeof(uint64_t));
-			scratch = unit_xmalloc(count * sizeof(uint64_t));
-			qsort(want, count, sizeof(uint64_t), cmp_remixed);
-			CHECK(keyset_remix_ordered(ks, TEST_ORDER_KEY, got, scratch) == count);
-			CHECK_MSG(count == 0 || memcmp(want, got, count * sizeof(uint64_t)) == 0,
-					  "size %llu variant %d", (unsigned long long) sizes[si], variant);
-			if (variant == 1 && count > 0)
-				CHECK(keyset_contains(ks, 0));
-			if (count >= 600)
-			{
-				CHECK(keyset_remix_ordered(ks, TEST_ORDER_KEY + 1, got, scratch) == count);
-				CHECK(memcmp(want, got, count * sizeof(uint64_t)) != 0);
-			}
-			free(vals);
-			free(want);
-			free(got);
-			free(scratch);
-			free(ks);
-		}
-	}
-}
-
-/*
- * keyset_remix_ordered_with (the cuckoo final functions read a pending
- * state's queue without merging it) gives exactly the order of the merged
- * set: for sets of 0 .. 20000 hashes and queues of 0 .. 30000 holding
- * repeats, hashes already in the set, and 0.
- */
-static void
-test_remix_ordered_with(void)
-{
-	const uint64_t key = UINT64_C(0x94d049bb133111eb);
-	size_t		sizes[][2] = {{0, 0}, {0, 5}, {7, 0}, {100, 100}, {20000, 300}, {300, 30000}};
-	uint64_t	rs = 41;
-
-	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
-	{
-		size_t		nset = sizes[si][0],
-					nq = sizes[si][1];
-		uint64_t   *h = unit_xmalloc((nset + 1) * sizeof(uint64_t));
-		uint64_t   *q = unit_xmalloc((nq + 1) * sizeof(uint64_t));
-		uint64_t   *qcopy = unit_xmalloc((nq + 1) * sizeof(uint64_t));
-		uint64_t   *o1 = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
-		uint64_t   *o2 = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
-		uint64_t   *sc = unit_xmalloc((nset + nq + 1) * sizeof(uint64_t));
-		KeySet	   *ks,
-				   *merged;
-		uint64_t   *qorig;
-		uint64_t	n1,
-					n2;
-
-		for (size_t i = 0; i < nset; i++)
-			h[i] = unit_rand(&rs);
-		ks = ks_from(h, nset);
-		for (size_t i = 0; i < nq; i++)
-		{
-			uint64_t	r = unit_rand(&rs);
-
-			q[i] = r % 5 == 0 && nset > 0 ? h[r % nset] :	/* already in */
-				r % 5 == 1 && i > 0 ? q[r % i] :	/* a repeat */
-				r % 5 == 2 ? 0 : r;
-		}
-		memcpy(qcopy, q, nq * sizeof(uint64_t));
-		qorig = dup_u64(q, nq);
-		merged = unit_xmalloc(keyset_size_for(ks->count + nq));
-		(void) keyset_merge_queue(ks, qcopy, nq, sc, merged);
-		n1 = keyset_remix_ordered_with(ks, q, nq, key, o1, sc);
-		n2 = keyset_remix_ordered(merged, key, o2, sc);
-		CHECK_MSG(n1 == n2 && n1 == merged->count, "set %zu, queue %zu: %llu vs %llu",
-				  nset, nq, (unsigned long long) n1, (unsigned long long) n2);
-		CHECK_MSG(memcmp(o1, o2, n1 * sizeof(uint64_t)) == 0,
-				  "set %zu, queue %zu: other order", nset, nq);
-		/* the queue is only read (the state keeps it) */
-		CHECK(nq == 0 || memcmp(q, qorig, nq * sizeof(uint64_t)) == 0);
-		free(qorig);
-		free(h);
-		free(q);
-		free(qcopy);
-		free(o1);
-		free(o2);
-		free(sc);
-		free(ks);
-		free(merged);
-	}
-}
-
-/*
- * The sorts that write straight into their destination and pass each top
- * bucket through a small buffer (keyset_merge_queue, keyset_remix_ordered
- * and _with), given a buffer of exactly keyset_sort_buffer_len(n) values
- * (heap-allocated to that size, so ASan sees any write past it), against
- * qsort: every distribution of test_sort_unique, as the queue of an empty
- * set and of a set that overlaps it (the merge reads the sorted queue from
- * the destination's tail while it writes ahead of it), and as a remixed
- * walk.  The bunched distributions put a bucket bigger than the buffer in
- * play (qsort where it lies).  And the buffer is small: at most n, and for
- * millions a few thousand.
+ * The sort that writes straight into its destination and passes each top
+ * bucket through a small buffer (keyset_merge_queue), given a buffer of
+ * exactly keyset_sort_buffer_len(n) values (heap-allocated to that size,
+ * so ASan sees any write past it), against qsort: every distribution of
+ * test_sort_unique, as the queue of an empty set and of a set that
+ * overlaps it (the merge reads the sorted queue from the destination's
+ * tail while it writes ahead of it).  The bunched distributions put a
+ * bucket bigger than the buffer in play (qsort where it lies).  And the
+ * buffer is small: at most n, and for millions a few thousand.
  */
 static void
 check_small_buffer(const uint64_t *q, size_t nq, const uint64_t *h, size_t nset,
 				   const char *what)
 {
-	const uint64_t key = UINT64_C(0x2545f4914f6cdd1d);
 	KeySet	   *ks = ks_from(h, nset);
 	size_t		total = ks->count + nq;
 	size_t		buflen = keyset_sort_buffer_len(nq);
@@ -1080,7 +922,6 @@ check_small_buffer(const uint64_t *q, size_t nq, const uint64_t *h, size_t nset,
 	uint64_t   *ref = unit_xmalloc((total + 1) * sizeof(uint64_t));
 	uint64_t   *qorig = dup_u64(q, nq);
 	KeySet	   *dst = unit_xmalloc(keyset_size_for(total));
-	uint64_t   *out = unit_xmalloc((total + 1) * sizeof(uint64_t));
 	size_t		nref;
 	uint64_t	got;
 
@@ -1098,23 +939,9 @@ check_small_buffer(const uint64_t *q, size_t nq, const uint64_t *h, size_t nset,
 	CHECK_MSG(nq == 0 || memcmp(q, qorig, nq * sizeof(uint64_t)) == 0,
 			  "%s: the queue was changed", what);
 	free(buf);
-
-	/* the remixed walk of set + queue, the buffer sized for the total */
-	buflen = keyset_sort_buffer_len(total);
-	buf = unit_xmalloc((buflen > 0 ? buflen : 1) * sizeof(uint64_t));
-	for (size_t i = 0; i < nref; i++)
-		ref[i] = bf_remix(ref[i] ^ key);
-	qsort(ref, nref, sizeof(uint64_t), cmp_u64);
-	for (size_t i = 0; i < nref; i++)
-		ref[i] = bf_unremix(ref[i]) ^ key;
-	got = keyset_remix_ordered_with(ks, q, nq, key, out, buf);
-	CHECK_MSG(got == nref && memcmp(out, ref, nref * sizeof(uint64_t)) == 0,
-			  "%s, set %zu: remixed walk differs", what, nset);
-	free(buf);
 	free(ref);
 	free(qorig);
 	free(dst);
-	free(out);
 	free(ks);
 }
 
@@ -1363,8 +1190,6 @@ main(void)
 	RUN(test_merge_queue_exact);
 	RUN(test_queue_target);
 	RUN(test_union);
-	RUN(test_remix_ordered);
-	RUN(test_remix_ordered_with);
 	RUN(test_sort_small_buffer);
 	RUN(test_compatible);
 	RUN(test_check_rejects);
