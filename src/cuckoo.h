@@ -58,7 +58,10 @@
  *
  * Inserts: a free slot in i1, else in i2, else the shortest chain of
  * relocations (at most three) found by a breadth-first search, else a
- * random walk of kicks.
+ * random walk of kicks.  cuckoo_agg bulk loads an empty table from its
+ * hashes in ascending order instead (cuckoo_load_sorted): each bucket's
+ * first four in one sequential pass, then second buckets, then the rest
+ * as above.
  *
  * Victim: an insert that still holds a displaced fingerprint after
  * CUCKOO_MAX_KICKS relocations parks it in the table's victim slot

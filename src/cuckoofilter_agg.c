@@ -30,21 +30,26 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
 /*
  * The state's distinct hashes in ascending order, the order the final
- * functions load them in (cuckoo_load_sorted): the set itself, or the
- * set with the pending queue sorted and merged in (keyset_merge_queue,
- * into a new array: the state is not changed).  Fixed, so every plan
- * builds the same bytes.
+ * functions load them in (cuckoo_load_sorted), in a new array that the
+ * load may overwrite: the set copied, or merged with the pending queue
+ * (keyset_merge_queue).  The state is not changed.  Fixed, so every plan
+ * builds the same bytes.  *chunk is the allocation to pfree.
  */
-static const uint64 *
-sorted_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
+static uint64 *
+sorted_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n,
+			  void **chunk)
 {
 	KeySet	   *merged;
 	uint64	   *scratch;
 
 	if (nqueue == 0)
 	{
+		uint64	   *copy = palloc_extended(sizeof(uint64) * ks->count, MCXT_ALLOC_HUGE);
+
+		memcpy(copy, ks->hashes, sizeof(uint64) * ks->count);
 		*n = ks->count;
-		return ks->hashes;
+		*chunk = copy;
+		return copy;
 	}
 	merged = palloc_extended(keyset_size_for(ks->count + nqueue), MCXT_ALLOC_HUGE);
 	scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(nqueue) + 1),
@@ -53,34 +58,16 @@ sorted_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n)
 	pfree(scratch);
 	if (*n > KEYSET_MAX_COUNT)
 		pgbf_keyset_too_many(ks);
+	*chunk = merged;
 	return merged->hashes;
 }
 
 /*
- * Try one table of nbuckets buckets for all n hashes; NULL (and nothing
- * left allocated) if an insert had to park a fingerprint in the victim
- * slot, i.e. the table was too tight.  left has room for n.
- */
-static CuckooFilter *
-try_single_table(const uint64 *hashes, uint64 n, uint64 nbuckets, double fpr,
-				 uint64 *left)
-{
-	CuckooFilter *f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, nbuckets,
-											  (int64) n, fpr);
-
-	if (cuckoo_load_sorted(f, hashes, n, left) != 0 || f->tables[0].victim_fp != 0)
-	{
-		pfree(f);
-		return NULL;
-	}
-	return f;
-}
-
-/*
  * cuckoo_agg(x) and cuckoo_agg(x, fpr): one table sized for the distinct
- * count at the design load (95%).  If the cuckoo walk fails at that size
- * (rare, mostly for tiny inputs), build again 1% larger: deterministic,
- * so every plan gives the same filter.
+ * count at the design load (95%).  If the load has to park a fingerprint
+ * in the victim slot at that size (rare, mostly for tiny inputs), build
+ * again 1% larger (from the state again: a load overwrites its input):
+ * deterministic, so every plan gives the same filter.
  */
 PG_FUNCTION_INFO_V1(cuckoo_keyset_final);
 Datum
@@ -92,28 +79,34 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	size_t		nqueue;
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 1, -1, &fpr, &capacity,
 													  &queue, &nqueue);
-	const uint64 *hashes;
-	uint64	   *left;
+	uint64	   *hashes;
+	void	   *chunk;
 	uint64		n,
 				m;
 	CuckooFilter *f;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	hashes = sorted_hashes(ks, queue, nqueue, &n);
-	left = palloc_extended(sizeof(uint64) * n, MCXT_ALLOC_HUGE);
+	hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
 	m = cuckoo_buckets_for(n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
-		f = try_single_table(hashes, n, m, fpr, left);
-		if (f != NULL)
+		f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
+		if (cuckoo_load_sorted(f, hashes, n, hashes) == 0 && f->tables[0].victim_fp == 0)
+		{
+			pfree(chunk);
 			PG_RETURN_POINTER(f);
+		}
+		pfree(f);
+		pfree(chunk);
+		hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
 		m += 1 + m / 100;
 	}
 	/* still failing: let it grow, it loses nothing */
-	pfree(left);
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext));
+	f = pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext);
+	pfree(chunk);
+	PG_RETURN_POINTER(f);
 }
 
 /*
@@ -131,11 +124,14 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 2, 1, &fpr, &capacity,
 													  &queue, &nqueue);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
-	const uint64 *hashes;
+	uint64	   *hashes;
+	void	   *chunk;
 	uint64		n;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(f);
-	hashes = sorted_hashes(ks, queue, nqueue, &n);
-	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext));
+	hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
+	f = pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext);
+	pfree(chunk);
+	PG_RETURN_POINTER(f);
 }

@@ -127,23 +127,20 @@ pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes, uint64 n,
 /*
  * Bulk load of hashes[0 .. n), ascending and distinct, into f's last
  * table, which is empty (cuckoo_load_sorted), and what that leaves into
- * new tables the same way.  Each new table is empty and takes four
- * hashes a bucket at least, so the loop ends.  The old filter is freed
- * when the filter grows.
+ * new tables the same way, in place: hashes is overwritten.  Each new
+ * table is empty and takes four hashes a bucket at least, so the loop
+ * ends.  The old filter is freed when the filter grows.
  */
 CuckooFilter *
-pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n,
-						MemoryContext cxt)
+pgbf_cuckoo_load_sorted(CuckooFilter *f, uint64 *hashes, uint64 n, MemoryContext cxt)
 {
-	uint64	   *left = palloc_extended(sizeof(uint64) * (n > 0 ? n : 1), MCXT_ALLOC_HUGE);
-	uint64		r = cuckoo_load_sorted(f, hashes, n, left);
+	uint64		r = cuckoo_load_sorted(f, hashes, n, hashes);
 
 	while (r > 0)
 	{
 		f = cuckoo_grown(f, cxt, true);
-		r = cuckoo_load_sorted(f, left, r, left);
+		r = cuckoo_load_sorted(f, hashes, r, hashes);
 	}
-	pfree(left);
 	return f;
 }
 
