@@ -38,27 +38,32 @@ new_filter(uint64_t capacity, double fpr)
 	return f;
 }
 
+/* a filter with one more (empty) table, as the SQL layer grows it */
+static CuckooFilter *
+grown(CuckooFilter *f)
+{
+	size_t		size;
+	char		err[BF_ERRLEN];
+	CuckooFilter *nf;
+
+	if (cuckoo_grown_size(f, &size, err) != BF_OK)
+	{
+		fprintf(stderr, "grow: %s\n", err);
+		exit(2);
+	}
+	nf = calloc(1, size);
+	cuckoo_grow_into(f, nf, size);
+	CHECK(cuckoo_check(nf, size, err) == BF_OK, "grown filter invalid: %s", err);
+	free(f);
+	return nf;
+}
+
 /* add, growing as the SQL layer does */
 static CuckooFilter *
 add(CuckooFilter *f, uint64_t h)
 {
 	while (cuckoo_add_hash(f, h) == CUCKOO_NEEDS_TABLE)
-	{
-		size_t		size;
-		char		err[BF_ERRLEN];
-		CuckooFilter *nf;
-
-		if (cuckoo_grown_size(f, &size, err) != BF_OK)
-		{
-			fprintf(stderr, "grow: %s\n", err);
-			exit(2);
-		}
-		nf = calloc(1, size);
-		cuckoo_grow_into(f, nf, size);
-		CHECK(cuckoo_check(nf, size, err) == BF_OK, "grown filter invalid: %s", err);
-		free(f);
-		f = nf;
-	}
+		f = grown(f);
 	return f;
 }
 
@@ -246,23 +251,18 @@ cmp_hash(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* a filter with one more (empty) table, as the SQL layer grows it */
-static CuckooFilter *
-grown(CuckooFilter *f)
+/* every one of h[0 .. n) is found (reports the first that is not) */
+static void
+check_found(const CuckooFilter *f, const uint64_t *h, uint64_t n, const char *what,
+			const char *how)
 {
-	size_t		size;
-	char		err[BF_ERRLEN];
-	CuckooFilter *nf;
-
-	if (cuckoo_grown_size(f, &size, err) != BF_OK)
-	{
-		fprintf(stderr, "grow: %s\n", err);
-		exit(2);
-	}
-	nf = calloc(1, size);
-	cuckoo_grow_into(f, nf, size);
-	free(f);
-	return nf;
+	for (uint64_t i = 0; i < n; i++)
+		if (!cuckoo_contains_hash(f, h[i]))
+		{
+			CHECK(false, "%s, %s: false negative for hash %llu", what, how,
+				  (unsigned long long) i);
+			return;
+		}
 }
 
 /* cuckoo_load_sorted into f, then into new tables while hashes are left */
@@ -328,12 +328,7 @@ test_load_sorted(double fpr, uint64_t capacity, uint64_t n)
 		CHECK(a->ntables == 1 && a->tables[0].victim_fp == 0,
 			  "%s: %d tables, victim %llu at the design load", what, a->ntables,
 			  (unsigned long long) a->tables[0].victim_fp);
-	for (uint64_t i = 0; i < n; i++)
-		if (!cuckoo_contains_hash(a, h[i]))
-		{
-			CHECK(false, "%s: false negative for hash %llu", what, (unsigned long long) i);
-			break;
-		}
+	check_found(a, h, n, what, "sorted");
 	for (uint64_t i = 0; i < probes; i++)
 		fp += cuckoo_contains_hash(a, key(n + i));
 	/* under fpr, give or take three standard deviations of the count */
@@ -350,13 +345,7 @@ test_load_sorted(double fpr, uint64_t capacity, uint64_t n)
 		h[n - 1 - i] = t;
 	}
 	b = load_all(new_filter(capacity, fpr), h, n, false, what);
-	for (uint64_t i = 0; i < n; i++)
-		if (!cuckoo_contains_hash(b, h[i]))
-		{
-			CHECK(false, "%s reversed: false negative for hash %llu", what,
-				  (unsigned long long) i);
-			break;
-		}
+	check_found(b, h, n, what, "reversed");
 	free(b);
 
 	/*
@@ -373,13 +362,7 @@ test_load_sorted(double fpr, uint64_t capacity, uint64_t n)
 	CHECK(a->ntables > 1 ||
 		  (cuckoo_size(a) == cuckoo_size(b) && memcmp(a, b, cuckoo_size(a)) == 0),
 		  "%s: a table in use was not loaded as cuckoo_add_hashes would", what);
-	for (uint64_t i = 0; i < n; i++)
-		if (!cuckoo_contains_hash(b, h[i]))
-		{
-			CHECK(false, "%s in use: false negative for hash %llu", what,
-				  (unsigned long long) i);
-			break;
-		}
+	check_found(b, h, n, what, "in use");
 	free(a);
 	free(b);
 	free(h);
