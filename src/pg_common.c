@@ -689,12 +689,17 @@ pgbf_pending_full(PgbfPending *p)
 
 		if (want > (size_t) p->maxpending && want <= (size_t) PG_INT32_MAX / sizeof(uint64))
 		{
-			uint64	   *q = MemoryContextAlloc(p->hdr.eoh_context, want * sizeof(uint64));
-
-			memcpy(q, p->pending, p->npending * sizeof(uint64));
-			if (p->pending != p->small)
-				pfree(p->pending);
-			p->pending = q;
+			/*
+			 * repalloc: a queue in a block of its own is realloc'd, which
+			 * moves its pages instead of copying them into new ones
+			 */
+			if (p->pending == p->small)
+			{
+				p->pending = MemoryContextAlloc(p->hdr.eoh_context, want * sizeof(uint64));
+				memcpy(p->pending, p->small, p->npending * sizeof(uint64));
+			}
+			else
+				p->pending = repalloc(p->pending, want * sizeof(uint64));
 			p->maxpending = (int) want;
 		}
 		else
