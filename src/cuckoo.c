@@ -762,6 +762,16 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	return n;
 }
 
+/* cuckoo_add_hashes of src[0 .. n), what it did not add moved to left */
+static size_t
+add_rest(CuckooFilter *f, const uint64_t *src, size_t n, uint64_t *left)
+{
+	size_t		done = cuckoo_add_hashes(f, src, n);
+
+	memmove(left, src + done, (n - done) * sizeof(uint64_t));
+	return n - done;
+}
+
 /*
  * Bulk load of an empty table from ascending hashes.  A hash's first
  * bucket is its top bits scaled (bf_range64), so ascending hashes visit
@@ -787,8 +797,7 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	uint8_t    *area = table_area(f, t);
 	uint32_t	fb = g.fp_bits;
 	size_t		nl = 0,
-				nl2 = 0,
-				done;
+				nl2 = 0;
 	uint64_t	cur = 0,
 				acc = 0,
 				wi = 0;
@@ -796,11 +805,7 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	bool		started = false;
 
 	if (t->count != 0 || t->victim_fp != 0)
-	{
-		done = cuckoo_add_hashes(f, hashes, n);
-		memmove(left, hashes + done, (n - done) * sizeof(uint64_t));
-		return n - done;
-	}
+		return add_rest(f, hashes, n, left);
 
 	/* first buckets, in order: the first four hashes of each */
 	for (size_t j = 0; j < n; j++)
@@ -866,9 +871,7 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	}
 
 	/* the rest: search, then walk */
-	done = cuckoo_add_hashes(f, left, nl2);
-	memmove(left, left + done, (nl2 - done) * sizeof(uint64_t));
-	return nl2 - done;
+	return add_rest(f, left, nl2, left);
 }
 
 /* the victim is one more slot shared by its two buckets (branch-free) */

@@ -30,36 +30,23 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
 /*
  * The state's distinct hashes in ascending order, the order the final
- * functions load them in (cuckoo_load_sorted), in a new array that the
- * load may overwrite: the set copied, or merged with the pending queue
- * (keyset_merge_queue).  The state is not changed.  Fixed, so every plan
- * builds the same bytes.  *chunk is the allocation to pfree.
+ * functions load them in (cuckoo_load_sorted): a new keyset, the set
+ * merged with the pending queue if there is one (keyset_merge_queue), whose
+ * array the load may overwrite.  The state is not changed.  Fixed, so
+ * every plan builds the same bytes.
  */
-static uint64 *
-sorted_hashes(const KeySet *ks, const uint64 *queue, size_t nqueue, uint64 *n,
-			  void **chunk)
+static KeySet *
+sorted_keyset(const KeySet *ks, const uint64 *queue, size_t nqueue)
 {
-	KeySet	   *merged;
-	uint64	   *scratch;
+	KeySet	   *merged = palloc_extended(keyset_size_for(ks->count + nqueue), MCXT_ALLOC_HUGE);
+	uint64	   *scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(nqueue) + 1),
+										  MCXT_ALLOC_HUGE);
 
-	if (nqueue == 0)
-	{
-		uint64	   *copy = palloc_extended(sizeof(uint64) * ks->count, MCXT_ALLOC_HUGE);
-
-		memcpy(copy, ks->hashes, sizeof(uint64) * ks->count);
-		*n = ks->count;
-		*chunk = copy;
-		return copy;
-	}
-	merged = palloc_extended(keyset_size_for(ks->count + nqueue), MCXT_ALLOC_HUGE);
-	scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(nqueue) + 1),
-							  MCXT_ALLOC_HUGE);
-	*n = keyset_merge_queue(ks, queue, nqueue, scratch, merged);
+	(void) keyset_merge_queue(ks, queue, nqueue, scratch, merged);
 	pfree(scratch);
-	if (*n > KEYSET_MAX_COUNT)
+	if (merged->count > KEYSET_MAX_COUNT)
 		pgbf_keyset_too_many(ks);
-	*chunk = merged;
-	return merged->hashes;
+	return merged;
 }
 
 /*
@@ -79,33 +66,34 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	size_t		nqueue;
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 1, -1, &fpr, &capacity,
 													  &queue, &nqueue);
-	uint64	   *hashes;
-	void	   *chunk;
+	KeySet	   *sorted;
 	uint64		n,
 				m;
 	CuckooFilter *f;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
+	sorted = sorted_keyset(ks, queue, nqueue);
+	n = sorted->count;
 	m = cuckoo_buckets_for(n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
 		f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-		if (cuckoo_load_sorted(f, hashes, n, hashes) == 0 && f->tables[0].victim_fp == 0)
+		if (cuckoo_load_sorted(f, sorted->hashes, n, sorted->hashes) == 0 &&
+			f->tables[0].victim_fp == 0)
 		{
-			pfree(chunk);
+			pfree(sorted);
 			PG_RETURN_POINTER(f);
 		}
 		pfree(f);
-		pfree(chunk);
-		hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
+		pfree(sorted);
+		sorted = sorted_keyset(ks, queue, nqueue);
 		m += 1 + m / 100;
 	}
 	/* still failing: let it grow, it loses nothing */
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	f = pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext);
-	pfree(chunk);
+	f = pgbf_cuckoo_load_sorted(f, sorted->hashes, n, CurrentMemoryContext);
+	pfree(sorted);
 	PG_RETURN_POINTER(f);
 }
 
@@ -124,14 +112,12 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 2, 1, &fpr, &capacity,
 													  &queue, &nqueue);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
-	uint64	   *hashes;
-	void	   *chunk;
-	uint64		n;
+	KeySet	   *sorted;
 
 	if (ks == NULL || ks->count + nqueue == 0)
 		PG_RETURN_POINTER(f);
-	hashes = sorted_hashes(ks, queue, nqueue, &n, &chunk);
-	f = pgbf_cuckoo_load_sorted(f, hashes, n, CurrentMemoryContext);
-	pfree(chunk);
+	sorted = sorted_keyset(ks, queue, nqueue);
+	f = pgbf_cuckoo_load_sorted(f, sorted->hashes, sorted->count, CurrentMemoryContext);
+	pfree(sorted);
 	PG_RETURN_POINTER(f);
 }
