@@ -81,6 +81,47 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 		w = fuzz_bloom_add(w, &wlen, fuzz_rand(&rs), &stop);
 	FUZZ_ASSERT(bloom_check(w, wlen, errbuf) == BF_OK, "after adds: %s", errbuf);
 
+	/*
+	 * bloom_add_hashes, the aggregates' batch add: the same bytes and the
+	 * same refusals as bloom_add_hash one by one, on copies that are not
+	 * grown (a refused hash is skipped, as a caller that grows would retry
+	 * it).  Some hashes repeat.
+	 */
+	{
+		uint64_t	hs[80];
+		BloomAddResult one[80];
+		size_t		n = 1 + fuzz_rand(&rs) % 80,
+					done = 0;
+		BloomFilter *a = fuzz_bloom_copy(f, len);
+		BloomFilter *b = fuzz_bloom_copy(f, len);
+
+		for (size_t i = 0; i < n; i++)
+		{
+			hs[i] = i > 0 && fuzz_rand(&rs) % 4 == 0 ? hs[fuzz_rand(&rs) % i] : fuzz_rand(&rs);
+			one[i] = bloom_add_hash(a, hs[i]);
+		}
+		while (done < n)
+		{
+			BloomAddResult why;
+
+			done += bloom_add_hashes(b, hs + done, n - done, &why);
+			if (done < n)
+			{
+				FUZZ_ASSERT(why == one[done] && (why == BLOOM_NEEDS_STAGE || why == BLOOM_FULL),
+							"batch add stopped at %zu with %d, one by one gave %d",
+							done, (int) why, (int) one[done]);
+				done++;
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			FUZZ_ASSERT(one[i] == BLOOM_NEEDS_STAGE || one[i] == BLOOM_FULL ||
+						bloom_contains_hash(b, hs[i]), "batch-added element not found");
+		FUZZ_ASSERT(memcmp(a, b, len) == 0, "batch add and adds one by one differ");
+		FUZZ_ASSERT(bloom_check(b, len, errbuf) == BF_OK, "after batch add: %s", errbuf);
+		free(a);
+		free(b);
+	}
+
 	/* union both ways with the original, as pgbf_bloom_union does */
 	if (bloom_check_compatible(w, f, false, errbuf) == BF_OK)
 	{
