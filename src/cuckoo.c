@@ -732,6 +732,38 @@ locate_ahead(const CuckooGeom *g, const uint8_t *area, uint64_t h, CuckooLocated
 }
 
 /*
+ * An insert that finds both its buckets full searches the buckets their
+ * fingerprints move to (table_bfs).  CUCKOO_SEARCH_AHEAD adds early, when
+ * its own two buckets have arrived, a located hash whose buckets are both
+ * full has those eight loaded too.  Only a hint: the adds in between may
+ * change what the search will find.
+ */
+#define CUCKOO_SEARCH_AHEAD 6	/* less than CUCKOO_PREFETCH_AHEAD */
+
+/*
+ * Only in a table this big: in a smaller one the buckets mostly come from
+ * the caches and working out which to load costs more than it saves
+ * (bench/micro.c, 2M against 5M and more hashes).
+ */
+#define CUCKOO_SEARCH_PREFETCH_MIN_BYTES ((uint64_t) 4 << 20)
+
+static inline __attribute__((always_inline)) void
+prefetch_search(const CuckooGeom *g, const uint8_t *area, const CuckooLocated *l)
+{
+	uint32_t	fb = g->fp_bits;
+
+	if (bucket_find(area, fb, l->i1, 0) >= 0 || bucket_find(area, fb, l->i2, 0) >= 0)
+		return;
+	for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
+	{
+		prefetch_bucket(area, fb,
+						alt_bucket(g, l->i1, slot_get(area, fb, l->i1 * CUCKOO_BUCKET_SLOTS + s)));
+		prefetch_bucket(area, fb,
+						alt_bucket(g, l->i2, slot_get(area, fb, l->i2 * CUCKOO_BUCKET_SLOTS + s)));
+	}
+}
+
+/*
  * cuckoo_add_hash over hashes[0 .. n) in order, the same bytes, but with
  * each hash located CUCKOO_PREFETCH_AHEAD adds early and both its buckets
  * prefetched: a filter of millions is far bigger than the caches.
@@ -744,6 +776,7 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	CuckooGeom	g = table_geom(f, k);
 	uint8_t    *area = table_area(f, t);
 	CuckooLocated ring[CUCKOO_PREFETCH_AHEAD];
+	bool		search_ahead = area_bytes(t->nbuckets, t->fp_bits) >= CUCKOO_SEARCH_PREFETCH_MIN_BYTES;
 
 	if (t->victim_fp != 0)
 		return 0;
@@ -753,6 +786,8 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	{
 		CuckooLocated *l = &ring[j & (CUCKOO_PREFETCH_AHEAD - 1)];
 
+		if (search_ahead && j + CUCKOO_SEARCH_AHEAD < n)
+			prefetch_search(&g, area, &ring[(j + CUCKOO_SEARCH_AHEAD) & (CUCKOO_PREFETCH_AHEAD - 1)]);
 		insert_located(t, &g, area, l->h, l->fp, l->i1, l->i2);
 		if (t->victim_fp != 0)
 			return j + 1;

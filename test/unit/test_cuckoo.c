@@ -511,6 +511,9 @@ main(void)
 	test_batch_same_bytes(0.3, 100, 2000);
 	test_batch_same_bytes(1e-6, 20000, 50000);
 	test_batch_same_bytes(0.01, 100000, 100000);
+	/* tables over CUCKOO_SEARCH_PREFETCH_MIN_BYTES (4 MB), narrow and wide */
+	test_batch_same_bytes(0.01, 3500000, 3500000);
+	test_batch_same_bytes(1e-15, 700000, 700000);
 	test_load_sorted(0.01, 100000, 100000);
 	test_load_sorted(0.01, 2000000, 2000000);
 	test_load_sorted(0.3, 1000, 1000);
