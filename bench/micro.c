@@ -26,6 +26,10 @@
  *	dram		one dependent random load in a buffer the size of the cold
  *				filter (pointer chase): the price of one cache miss here.
  *	ladder		the same in buffers of 1 to 32 MB: where the caches end.
+ *
+ * The cuckoo_agg core and keyset blocks use 2M hashes (fewer below scale
+ * 1); MICRO_CUCKOO_N=n in the environment sets n, e.g. 20000000 for a
+ * table far bigger than the caches.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -880,8 +884,16 @@ main(int argc, char **argv)
 		   (unsigned long long) cold_cap, nprobe, REPS);
 	bench_hash(nprobe / 4);
 #ifdef MICRO_CUCKOO
-	bench_cuckoo_build(cold_cap / 50 > 2000000 ? 2000000 : cold_cap / 50 < 20000 ? 20000 : cold_cap / 50);
-	bench_keyset_build(cold_cap / 50 > 2000000 ? 2000000 : cold_cap / 50 < 20000 ? 20000 : cold_cap / 50);
+	{
+		/* MICRO_CUCKOO_N=20000000 measures the cuckoo_agg core at that size */
+		uint64_t	n = cold_cap / 50 > 2000000 ? 2000000 : cold_cap / 50 < 20000 ? 20000 : cold_cap / 50;
+		const char *env = getenv("MICRO_CUCKOO_N");
+
+		if (env != NULL && strtoull(env, NULL, 10) > 0)
+			n = strtoull(env, NULL, 10);
+		bench_cuckoo_build(n);
+		bench_keyset_build(n);
+	}
 #endif
 	for (int l = 0; l < NOPS; l++)
 	{
