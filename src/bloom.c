@@ -435,25 +435,40 @@ block_insert(uint64_t *w, uint64_t h, uint32_t k, const uint64_t *t, uint64_t *u
  * clang refuses that even in the generic copies' dead branch; the AVX-512
  * copies of the add loops are flattened instead.
  */
-BF_TARGET_AVX512 static inline int
-block_insert_avx512(uint64_t *w, uint64_t h, uint32_t k, const uint64_t *t, uint64_t *units)
+BF_TARGET_AVX512 static inline __m512i
+block_mask_avx512(uint64_t h, uint32_t k)
 {
 	const __m512i lane_base = _mm512_set_epi64(448, 384, 320, 256, 192, 128, 64, 0);
 	const __m512i one = _mm512_set1_epi64(1);
 	__m512i		m = _mm512_setzero_si512();
-	__m512i		block,
-				fresh,
-				counts;
 	uint64_t	g = bf_remix(h);
-	uint64_t	sum;
-	int			before,
-				added;
 
 #define SLICE_MASK(t) \
 	(m = _mm512_or_si512(m, _mm512_sllv_epi64(one, \
 		_mm512_sub_epi64(_mm512_set1_epi64((int64_t) ((g >> (9 * (t))) & 511)), lane_base))))
 	BLOCK_SLICES(g, k, SLICE_MASK);
 #undef SLICE_MASK
+	return m;
+}
+
+/* block_set_bits with the mask in a register, or-ed in whole */
+BF_TARGET_AVX512 static inline void
+block_or_avx512(uint64_t *w, uint64_t h, uint32_t k)
+{
+	_mm512_storeu_si512((void *) w, _mm512_or_si512(_mm512_loadu_si512((const void *) w),
+													 block_mask_avx512(h, k)));
+}
+
+BF_TARGET_AVX512 static inline int
+block_insert_avx512(uint64_t *w, uint64_t h, uint32_t k, const uint64_t *t, uint64_t *units)
+{
+	__m512i		m = block_mask_avx512(h, k);
+	__m512i		block,
+				fresh,
+				counts;
+	uint64_t	sum;
+	int			before,
+				added;
 
 	block = _mm512_loadu_si512((const void *) w);
 	fresh = _mm512_andnot_si512(block, m);
@@ -807,21 +822,64 @@ bloom_can_build_unchecked(const BloomFilter *f)
 		f->stages[0].bits_set == 0;
 }
 
-void
-bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
+/*
+ * Or each h's bits into its block: the mask built apart (in a register
+ * with AVX-512) and or-ed in whole, rather than k read-modify-writes of
+ * the block, and the geometry in locals, which the block stores cannot
+ * alias.
+ */
+static inline __attribute__((always_inline)) void
+set_unchecked(BloomFilter *f, const uint64_t *h, size_t n, bool avx512)
 {
 	BloomStage *s = &f->stages[0];
 	uint8_t    *bits = bloom_stage_bits(f, 0);
+	uint32_t	nblocks = (uint32_t) (s->nbits / BLOOM_BLOCK_BITS);
 	uint32_t	k = s->nhashes;
 
 	for (size_t e = 0; e < n && e < ADD_PREFETCH_AHEAD; e++)
-		prefetch_add(f, h[e]);
+		__builtin_prefetch(bits + block_offset(nblocks, h[e]), 1);
 	for (size_t e = 0; e < n; e++)
 	{
+		uint64_t   *w = (uint64_t *) (bits + block_offset(nblocks, h[e]));
+
 		if (e + ADD_PREFETCH_AHEAD < n)
-			prefetch_add(f, h[e + ADD_PREFETCH_AHEAD]);
-		block_set_bits((uint64_t *) (bits + stage_block_offset(s, h[e])), h[e], k);
+			__builtin_prefetch(bits + block_offset(nblocks, h[e + ADD_PREFETCH_AHEAD]), 1);
+#ifdef BF_AVX512_DISPATCH
+		if (avx512)
+		{
+			block_or_avx512(w, h[e], k);
+			continue;
+		}
+#endif
+		{
+			uint64_t	m[8] = {0};
+
+			block_set_bits(m, h[e], k);
+			for (int wi = 0; wi < 8; wi++)
+				w[wi] |= m[wi];
+		}
 	}
+}
+
+#ifdef BF_AVX512_DISPATCH
+BF_TARGET_AVX512 __attribute__((flatten)) static void
+set_unchecked_avx512(BloomFilter *f, const uint64_t *h, size_t n)
+{
+	set_unchecked(f, h, n, true);
+}
+#endif
+
+void
+bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
+{
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512())
+	{
+		set_unchecked_avx512(f, h, n);
+		return;
+	}
+#endif
+	set_unchecked(f, h, n, false);
 }
 
 bool

@@ -670,41 +670,48 @@ test_contains_hashes(void)
 /*
  * bloom_set_unchecked + bloom_finish_unchecked (the self-sizing final
  * step) gives the bytes of adding one by one when the set fits, and leaves
- * a fresh filter when it does not.
+ * a fresh filter when it does not, in every instruction-set copy.
  */
 static void
 test_unchecked_build(void)
 {
-	uint64_t	rs = 5;
-	uint64_t   *h = unit_xmalloc(40000 * sizeof(uint64_t));
-	TFilter		a = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
-	TFilter		b = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
-	TFilter		fresh = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
-	TFilter		std = tf_new(20000, 0.01, BLOOM_LAYOUT_STANDARD, true);
+	for (int isa = 0; isa <= 2; isa++)
+	{
+		uint64_t	rs = 5;
+		uint64_t   *h = unit_xmalloc(40000 * sizeof(uint64_t));
+		TFilter		a = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+		TFilter		b = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+		TFilter		fresh = tf_new(20000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+		TFilter		std = tf_new(20000, 0.01, BLOOM_LAYOUT_STANDARD, true);
 
-	for (int i = 0; i < 40000; i++)
-		h[i] = unit_rand(&rs);
-	h[7] = 0;
-	for (int i = 0; i < 20000; i++)
-		CHECK(tf_add(&a, h[i]) != BLOOM_FULL);
-	CHECK(a.f->nstages == 1);
-	CHECK(bloom_can_build_unchecked(b.f));
-	bloom_set_unchecked(b.f, h, 20000);
-	CHECK(bloom_finish_unchecked(b.f));
-	CHECK(memcmp(a.f, b.f, a.size) == 0);
-	CHECK(!bloom_can_build_unchecked(b.f));	/* no longer fresh */
-	CHECK(!bloom_can_build_unchecked(std.f));	/* blocked only */
+		for (int i = 0; i < 40000; i++)
+			h[i] = unit_rand(&rs);
+		h[7] = 0;
+		/* the reference: one by one, baseline instructions */
+		(void) bf_set_isa_limit(0);
+		for (int i = 0; i < 20000; i++)
+			CHECK(tf_add(&a, h[i]) != BLOOM_FULL);
+		(void) bf_set_isa_limit(isa);
+		CHECK(a.f->nstages == 1);
+		CHECK(bloom_can_build_unchecked(b.f));
+		bloom_set_unchecked(b.f, h, 20000);
+		CHECK(bloom_finish_unchecked(b.f));
+		CHECK(memcmp(a.f, b.f, a.size) == 0);
+		CHECK(!bloom_can_build_unchecked(b.f));	/* no longer fresh */
+		CHECK(!bloom_can_build_unchecked(std.f));	/* blocked only */
 
-	/* twice the capacity does not fit: the filter is fresh again */
-	memcpy(b.f, fresh.f, fresh.size);
-	bloom_set_unchecked(b.f, h, 40000);
-	CHECK(!bloom_finish_unchecked(b.f));
-	CHECK(memcmp(b.f, fresh.f, fresh.size) == 0);
-	free(h);
-	free(a.f);
-	free(b.f);
-	free(fresh.f);
-	free(std.f);
+		/* twice the capacity does not fit: the filter is fresh again */
+		memcpy(b.f, fresh.f, fresh.size);
+		bloom_set_unchecked(b.f, h, 40000);
+		CHECK(!bloom_finish_unchecked(b.f));
+		CHECK(memcmp(b.f, fresh.f, fresh.size) == 0);
+		(void) bf_set_isa_limit(2);
+		free(h);
+		free(a.f);
+		free(b.f);
+		free(fresh.f);
+		free(std.f);
+	}
 }
 
 /*
