@@ -24,7 +24,8 @@ done
 "$PG_BINDIR/psql" -X -q -d postgres -c "DROP DATABASE bloomfilter_bench_smoke"
 bash bench/micro.sh 0.001 >"$out" 2>&1 || { cat "$out"; exit 1; }
 grep -q '^blocked   hit dep' "$out" && grep -q '^standard  miss indep' "$out" &&
-	grep -q '^  capacity n: queue grows to n' "$out" ||
+	grep -q '^  capacity n: queue grows to n' "$out" &&
+	grep -q '^  bloom_agg(x) final: the sorted set into a filter' "$out" ||
 	{ cat "$out"; echo "microbenchmark output incomplete"; exit 1; }
 # countingbloom's choice of k: it must store smaller than the smallest geometry
 bash bench/counting_k.sh 20000 0.01 >"$out" 2>&1 || { cat "$out"; exit 1; }
@@ -36,6 +37,10 @@ else
 			print "counting_k: chosen geometry stores " chosen " B/element, smallest " smallest; exit 1 } }' "$out" ||
 		{ cat "$out"; exit 1; }
 fi
+# the A/B scripts need two builds or a server restart: only their syntax here
+for script in bench/ab.sh bench/env_ab.sh; do
+	bash -n "$script" || { echo "$script does not parse"; exit 1; }
+done
 bash bench/fpr.sh 0.02 >"$out" 2>&1 || { cat "$out"; exit 1; }
 # every measured rate within a factor 3 of the model (20k probes: loose)
 awk -F'\t' '$1 ~ /^bloom_/ && $2 != "target" && $5 > 3 * $6 + 0.002 { print "fpr too high:", $0; bad = 1 }
