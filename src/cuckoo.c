@@ -593,6 +593,16 @@ table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
  * within CUCKOO_BFS_LEVELS moves has room (the table is then very full,
  * and the walk takes over).
  */
+/*
+ * The bucket the fingerprint in slot s of bucket b would move to: a child
+ * of b in the search (table_bfs), and what prefetch_search loads ahead.
+ */
+static inline uint64_t
+slot_alt(const CuckooGeom *g, const uint8_t *area, uint64_t b, int s)
+{
+	return alt_bucket(g, b, slot_get(area, g->fp_bits, b * CUCKOO_BUCKET_SLOTS + s));
+}
+
 #define CUCKOO_BFS_LEVELS 3
 #define CUCKOO_BFS_NODES (2 + 8 + 32 + 128)	/* 2 * 4^L summed, L = 0..3 */
 
@@ -658,7 +668,7 @@ table_bfs(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
 
 			for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
 			{
-				uint64_t	c = alt_bucket(g, b, slot_get(area, fb, b * CUCKOO_BUCKET_SLOTS + s));
+				uint64_t	c = slot_alt(g, area, b, s);
 
 				if (on_chain(nodes, p, c))
 					continue;
@@ -757,10 +767,8 @@ prefetch_search(const CuckooGeom *g, const uint8_t *area, const CuckooLocated *l
 		return;
 	for (int s = 0; s < CUCKOO_BUCKET_SLOTS; s++)
 	{
-		prefetch_bucket(area, fb,
-						alt_bucket(g, l->i1, slot_get(area, fb, l->i1 * CUCKOO_BUCKET_SLOTS + s)));
-		prefetch_bucket(area, fb,
-						alt_bucket(g, l->i2, slot_get(area, fb, l->i2 * CUCKOO_BUCKET_SLOTS + s)));
+		prefetch_bucket(area, fb, slot_alt(g, area, l->i1, s));
+		prefetch_bucket(area, fb, slot_alt(g, area, l->i2, s));
 	}
 }
 
