@@ -750,14 +750,6 @@ locate_ahead(const CuckooGeom *g, const uint8_t *area, uint64_t h, CuckooLocated
  */
 #define CUCKOO_SEARCH_AHEAD 6	/* less than CUCKOO_PREFETCH_AHEAD */
 
-/*
- * Only in a table this big: in a smaller one the buckets mostly come from
- * the caches and working out which to load costs more than it saves
- * (2M hashes in a 2.5 MB table: 10-30% slower; 20M in 26 MB: 10-30%
- * faster, bench/micro.c with MICRO_CUCKOO_N).
- */
-#define CUCKOO_SEARCH_PREFETCH_MIN_BYTES ((uint64_t) 4 << 20)
-
 static inline __attribute__((always_inline)) void
 prefetch_search(const CuckooGeom *g, const uint8_t *area, const CuckooLocated *l)
 {

@@ -232,6 +232,11 @@ test_batch_same_bytes(double fpr, uint64_t capacity, uint64_t n)
 			batch = add(batch, h[done++]);
 		}
 	}
+	if (capacity >= 1000000)
+		CHECK(batch->tables[batch->ntables - 1].nbuckets * CUCKOO_BUCKET_SLOTS *
+			  batch->tables[batch->ntables - 1].fp_bits / 8 > CUCKOO_SEARCH_PREFETCH_MIN_BYTES,
+			  "a table of %llu hashes is under the search prefetch's threshold",
+			  (unsigned long long) capacity);
 	CHECK(cuckoo_size(one) == cuckoo_size(batch) &&
 		  memcmp(one, batch, cuckoo_size(one)) == 0,
 		  "batch bytes differ (fpr %g, capacity %llu, n %llu)", fpr,
@@ -511,9 +516,9 @@ main(void)
 	test_batch_same_bytes(0.3, 100, 2000);
 	test_batch_same_bytes(1e-6, 20000, 50000);
 	test_batch_same_bytes(0.01, 100000, 100000);
-	/* tables over CUCKOO_SEARCH_PREFETCH_MIN_BYTES (4 MB), narrow and wide */
-	test_batch_same_bytes(0.01, 3500000, 3500000);
-	test_batch_same_bytes(1e-15, 700000, 700000);
+	/* tables over CUCKOO_SEARCH_PREFETCH_MIN_BYTES, narrow and wide */
+	test_batch_same_bytes(0.01, 7000000, 7000000);
+	test_batch_same_bytes(1e-15, 1500000, 1500000);
 	test_load_sorted(0.01, 100000, 100000);
 	test_load_sorted(0.01, 2000000, 2000000);
 	test_load_sorted(0.3, 1000, 1000);
