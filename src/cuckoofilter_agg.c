@@ -29,32 +29,14 @@ cuckoo_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
 /*
- * The state's distinct hashes in ascending order, the order the final
- * functions load them in (cuckoo_load_sorted): a new keyset, the set
- * merged with the pending queue if there is one (keyset_merge_queue), whose
- * array the load may overwrite.  The state is not changed.  Fixed, so
- * every plan builds the same bytes.
- */
-static KeySet *
-sorted_keyset(const KeySet *ks, const uint64 *queue, size_t nqueue)
-{
-	KeySet	   *merged = palloc_extended(keyset_size_for(ks->count + nqueue), MCXT_ALLOC_HUGE);
-	uint64	   *scratch = palloc_extended(sizeof(uint64) * (keyset_sort_buffer_len(nqueue) + 1),
-										  MCXT_ALLOC_HUGE);
-
-	(void) keyset_merge_queue(ks, queue, nqueue, scratch, merged);
-	pfree(scratch);
-	if (merged->count > KEYSET_MAX_COUNT)
-		pgbf_keyset_too_many(ks);
-	return merged;
-}
-
-/*
  * cuckoo_agg(x) and cuckoo_agg(x, fpr): one table sized for the distinct
- * count at the design load (95%).  If the load has to park a fingerprint
- * in the victim slot at that size (rare, mostly for tiny inputs), build
- * again 1% larger (from the state again: a load overwrites its input):
- * deterministic, so every plan gives the same filter.
+ * count at the design load (95%).  The state is flushed (its set then
+ * holds every distinct hash, ascending, and its queue's memory is freed)
+ * and loaded from there (cuckoo_load_sorted), what the load leaves going
+ * to a buffer of its own: most of it is never touched.  If the load has to
+ * park a fingerprint in the victim slot at that size (rare, mostly for
+ * tiny inputs), build again 1% larger: deterministic, so every plan gives
+ * the same filter.
  */
 PG_FUNCTION_INFO_V1(cuckoo_keyset_final);
 Datum
@@ -62,44 +44,40 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 {
 	double		fpr;
 	int64		capacity;
-	const uint64 *queue;
-	size_t		nqueue;
-	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 1, -1, &fpr, &capacity,
-													  &queue, &nqueue);
-	KeySet	   *sorted;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
+	uint64	   *left;
 	uint64		n,
 				m;
 	CuckooFilter *f;
 
-	if (ks == NULL || ks->count + nqueue == 0)
+	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
-	sorted = sorted_keyset(ks, queue, nqueue);
-	n = sorted->count;
+	n = ks->count;
 	m = cuckoo_buckets_for(n);
+	left = palloc_extended(sizeof(uint64) * n, MCXT_ALLOC_HUGE);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
 		f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-		if (cuckoo_load_sorted(f, sorted->hashes, n, sorted->hashes) == 0 &&
+		if (cuckoo_load_sorted(f, ks->hashes, n, left) == 0 &&
 			f->tables[0].victim_fp == 0)
 		{
-			pfree(sorted);
+			pfree(left);
 			PG_RETURN_POINTER(f);
 		}
 		pfree(f);
-		pfree(sorted);
-		sorted = sorted_keyset(ks, queue, nqueue);
 		m += 1 + m / 100;
 	}
 	/* still failing: let it grow, it loses nothing */
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	f = pgbf_cuckoo_load_sorted(f, sorted->hashes, n, CurrentMemoryContext);
-	pfree(sorted);
+	f = pgbf_cuckoo_load_sorted(f, ks->hashes, n, left, CurrentMemoryContext);
+	pfree(left);
 	PG_RETURN_POINTER(f);
 }
 
 /*
  * cuckoo_agg(x, capacity, fpr): cuckoo_create(capacity, fpr), then each
- * distinct input added once (growing past capacity as cuckoo_add does).
+ * distinct input added once (growing past capacity as cuckoo_add does),
+ * from the flushed state as above.
  */
 PG_FUNCTION_INFO_V1(cuckoo_keyset_final_sized);
 Datum
@@ -107,17 +85,14 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 {
 	double		fpr;
 	int64		capacity;
-	const uint64 *queue;
-	size_t		nqueue;
-	const KeySet *ks = pgbf_keyset_final_state_queued(fcinfo, 2, 1, &fpr, &capacity,
-													  &queue, &nqueue);
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 2, 1, &fpr, &capacity);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
-	KeySet	   *sorted;
+	uint64	   *left;
 
-	if (ks == NULL || ks->count + nqueue == 0)
+	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(f);
-	sorted = sorted_keyset(ks, queue, nqueue);
-	f = pgbf_cuckoo_load_sorted(f, sorted->hashes, sorted->count, CurrentMemoryContext);
-	pfree(sorted);
+	left = palloc_extended(sizeof(uint64) * ks->count, MCXT_ALLOC_HUGE);
+	f = pgbf_cuckoo_load_sorted(f, ks->hashes, ks->count, left, CurrentMemoryContext);
+	pfree(left);
 	PG_RETURN_POINTER(f);
 }

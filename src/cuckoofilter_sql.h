@@ -16,7 +16,7 @@ extern CuckooFilter *pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cx
 									 bool free_old);
 extern CuckooFilter *pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes,
 											uint64 n, MemoryContext cxt, bool free_old);
-extern CuckooFilter *pgbf_cuckoo_load_sorted(CuckooFilter *f, uint64 *hashes,
-											 uint64 n, MemoryContext cxt);
+extern CuckooFilter *pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes,
+											 uint64 n, uint64 *left, MemoryContext cxt);
 
 #endif							/* CUCKOOFILTER_SQL_H */

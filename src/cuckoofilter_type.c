@@ -127,19 +127,21 @@ pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes, uint64 n,
 /*
  * Bulk load of hashes[0 .. n), ascending and distinct, into f's last
  * table, which is empty (cuckoo_load_sorted), and what that leaves into
- * new tables the same way, in place: hashes is overwritten.  Each new
- * table is empty and takes four hashes a bucket at least, so the loop
- * ends.  The old filter is freed when the filter grows.
+ * new tables the same way.  What a load leaves goes to left (room for n;
+ * it may be hashes, which is then overwritten), and the next load is from
+ * there.  Each new table is empty and takes four hashes a bucket at least,
+ * so the loop ends.  The old filter is freed when the filter grows.
  */
 CuckooFilter *
-pgbf_cuckoo_load_sorted(CuckooFilter *f, uint64 *hashes, uint64 n, MemoryContext cxt)
+pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n, uint64 *left,
+						MemoryContext cxt)
 {
-	uint64		r = cuckoo_load_sorted(f, hashes, n, hashes);
+	uint64		r = cuckoo_load_sorted(f, hashes, n, left);
 
 	while (r > 0)
 	{
 		f = cuckoo_grown(f, cxt, true);
-		r = cuckoo_load_sorted(f, hashes, r, hashes);
+		r = cuckoo_load_sorted(f, left, r, left);
 	}
 	return f;
 }

@@ -146,6 +146,25 @@ keyset_sort_buffer_len(size_t n)
 }
 
 /*
+ * The first digit: src[0..n) scattered into dst[0..n) by their top
+ * "topbits" bits.  start[b] is then the end of bucket b (start has room
+ * for 2^topbits + 1 entries).
+ */
+static void
+scatter_top(const uint64_t *src, size_t n, uint64_t *dst, uint32_t *start, int topbits)
+{
+	uint64_t	nb = UINT64_C(1) << topbits;
+
+	memset(start, 0, sizeof(uint32_t) * (nb + 1));
+	for (size_t i = 0; i < n; i++)
+		start[top_digit(src[i], topbits) + 1]++;
+	for (uint64_t b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	for (size_t i = 0; i < n; i++)
+		dst[start[top_digit(src[i], topbits)]++] = src[i];
+}
+
+/*
  * src[0..n) sorted ascending into dst (room for n, apart from src), with
  * no scratch the size of the input: scatter by the top bits straight into
  * dst, then each bucket is copied out to buf (room for buflen,
@@ -161,14 +180,7 @@ sort_into(const uint64_t *src, size_t n, uint64_t *dst, uint64_t *buf, size_t bu
 	int			topbits = sort_top_bits(n);
 	uint64_t	nb = UINT64_C(1) << topbits;
 
-	memset(start, 0, sizeof(uint32_t) * (nb + 1));
-	for (size_t i = 0; i < n; i++)
-		start[top_digit(src[i], topbits) + 1]++;
-	for (uint64_t b = 0; b < nb; b++)
-		start[b + 1] += start[b];
-	for (size_t i = 0; i < n; i++)
-		dst[start[top_digit(src[i], topbits)]++] = src[i];
-
+	scatter_top(src, n, dst, start, topbits);
 	for (uint64_t b = 0; b < nb; b++)
 	{
 		size_t		s = b == 0 ? 0 : start[b - 1];
@@ -183,6 +195,33 @@ sort_into(const uint64_t *src, size_t n, uint64_t *dst, uint64_t *buf, size_t bu
 		}
 		else
 			qsort(dst + s, c, sizeof(uint64_t), cmp_u64);
+	}
+}
+
+/*
+ * a[0..n) sorted in place, with room[0..n) (apart from a) to pass through:
+ * scattered into room, then each bucket sorted back into a.
+ */
+static void
+sort_through(uint64_t *a, size_t n, uint64_t *room)
+{
+	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
+	int			topbits = sort_top_bits(n);
+	uint64_t	nb = UINT64_C(1) << topbits;
+
+	scatter_top(a, n, room, start, topbits);
+	for (uint64_t b = 0; b < nb; b++)
+	{
+		size_t		s = b == 0 ? 0 : start[b - 1];
+		size_t		c = start[b] - s;
+
+		if (c <= SORT_SMALL)
+		{
+			memcpy(a + s, room + s, c * sizeof(uint64_t));
+			insertion_sort(a + s, c);
+		}
+		else
+			sort_bucket(room + s, c, a + s, topbits);
 	}
 }
 
@@ -260,6 +299,54 @@ keyset_merge_queue(const KeySet *ks, const uint64_t *queue, size_t n, uint64_t *
 	memcpy(dst, ks, sizeof(KeySet));
 	dst->count = merge_unique(ks->hashes, ks->count, tail, n, dst->hashes);
 	return dst->count;
+}
+
+/*
+ * The set and the sorted queue merged from the top down, in place: the
+ * k-th value from the top is written at or above where the set's next
+ * value to be read lies (each step writes one value and consumes one or,
+ * for a hash in both, two), so nothing is overwritten before it is read.
+ * Each hash in both leaves one slot free between the set's values still
+ * in place at the bottom and those written from the top; the top part is
+ * moved down over them at the end.
+ */
+uint64_t
+keyset_merge_queue_inplace(KeySet *ks, uint64_t *queue, size_t n)
+{
+	uint64_t   *h = ks->hashes;
+	uint64_t	i = ks->count,
+				j,
+				w,
+				top;
+
+	/* a set still empty (a sized aggregate's one flush): sort straight in */
+	if (i == 0)
+	{
+		sort_into(queue, n, h, queue, n);
+		ks->count = unique_sorted(h, n);
+		return ks->count;
+	}
+	sort_through(queue, n, h + ks->count);
+	j = unique_sorted(queue, n);
+	top = w = i + j;
+	while (i > 0 && j > 0)
+	{
+		uint64_t	x = h[i - 1],
+					y = queue[j - 1];
+
+		/* branch-free, as merge_unique */
+		h[--w] = x >= y ? x : y;
+		i -= x >= y;
+		j -= y >= x;
+	}
+	/* what is left of either side is the smallest: the queue's goes just
+	 * below what was written, the set's, h[0..i), is already in place */
+	w -= j;
+	memcpy(h + w, queue, j * sizeof(uint64_t));
+	if (w > i)
+		memmove(h + i, h + w, (top - w) * sizeof(uint64_t));
+	ks->count = i + (top - w);
+	return ks->count;
 }
 
 uint64_t

@@ -43,6 +43,14 @@
 /* the longest queue, and the shortest once the set is that big */
 #define KEYSET_MAX_QUEUE	(1 << 22)
 #define KEYSET_MIN_QUEUE	16
+/*
+ * The SQL flush merges a set this big in place (keyset_merge_queue_inplace):
+ * about half the peak memory of a merge into a new value, but slower
+ * (sort and merge as fast, growing the block by mremap and faulting in its
+ * new pages not: 2M hashes built in 39 ms instead of 27, 16M in 284
+ * instead of 225, with huge pages; bench/README.md, tenth round).
+ */
+#define KEYSET_INPLACE_MIN_COUNT	KEYSET_MAX_QUEUE
 
 typedef struct KeySet
 {
@@ -99,6 +107,15 @@ extern size_t keyset_sort_buffer_len(size_t n);
  */
 extern uint64_t keyset_merge_queue(const KeySet *ks, const uint64_t *queue, size_t n,
 								   uint64_t *scratch, KeySet *dst);
+
+/*
+ * The same merge into ks itself, which has room for keyset_size_for(
+ * ks->count + n) bytes: the queue is sorted through the room after the
+ * set (so no space the size of the set besides ks and the queue) and is
+ * overwritten.  Sets ks->count and returns it; the caller sets the varlena
+ * size.  The same hashes as keyset_merge_queue, so the same bytes.
+ */
+extern uint64_t keyset_merge_queue_inplace(KeySet *ks, uint64_t *queue, size_t n);
 
 /* dst = a united with b (same parameters), room as above; returns count */
 extern uint64_t keyset_union(const KeySet *a, const KeySet *b, KeySet *dst);

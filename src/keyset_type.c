@@ -28,32 +28,51 @@ pgbf_keyset_too_many(const KeySet *ks)
 }
 
 /*
- * Merge a pending state's queued hashes into its set: the queue sorted
- * into the new value's tail, deduplicated, and the set merged in ahead of
- * it in one sequential pass (see keyset.h).  The bytes depend only on the
- * set, so when and how often this runs does not show in the result.
+ * Merge a pending state's queued hashes into its set (see keyset.h).
+ *
+ * A set of KEYSET_INPLACE_MIN_COUNT hashes or more grows in place: the
+ * queue is sorted through the room added after it and merged in from the
+ * top down (keyset_merge_queue_inplace), so the flush holds the set, its
+ * growth and the queue, where a merge into a new value holds the old set
+ * as well: about half the memory of a big state.  A smaller set is merged
+ * into a new value, which is faster (keyset.h), as is one this state does
+ * not own as a palloc chunk of its own (an aligned copy from
+ * pgbf_pending_copy_flat).  The bytes depend only on the set, so when and
+ * how this runs does not show in the result.
  */
 static void
 keyset_flush(PgbfPending *p)
 {
-	const KeySet *ks = (const KeySet *) p->flat;
+	KeySet	   *ks = (KeySet *) p->flat;
 	size_t		n = p->npending;
-	size_t		buflen = keyset_sort_buffer_len(n);
-	uint64		small[KEYSET_MIN_QUEUE];
-	uint64	   *scratch = small;
-	KeySet	   *nks;
 
-	if (buflen > lengthof(small))
-		scratch = MemoryContextAllocHuge(p->hdr.eoh_context, buflen * sizeof(uint64));
-	nks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(ks->count + n));
-	(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
-	if (scratch != small)
-		pfree(scratch);
+	if (p->flat_alloc == (void *) p->flat && ks->count >= KEYSET_INPLACE_MIN_COUNT)
+	{
+		ks = pgbf_grow_value(ks, keyset_size_for(ks->count + n));
+		p->flat = (struct varlena *) ks;
+		p->flat_alloc = ks;
+		(void) keyset_merge_queue_inplace(ks, p->pending, n);
+	}
+	else
+	{
+		size_t		buflen = keyset_sort_buffer_len(n);
+		uint64		small[KEYSET_MIN_QUEUE];
+		uint64	   *scratch = small;
+		KeySet	   *nks;
+
+		if (buflen > lengthof(small))
+			scratch = MemoryContextAllocHuge(p->hdr.eoh_context, buflen * sizeof(uint64));
+		nks = pgbf_alloc_growable(p->hdr.eoh_context, keyset_size_for(ks->count + n));
+		(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
+		if (scratch != small)
+			pfree(scratch);
+		pgbf_pending_set_flat(p, (struct varlena *) nks, nks);
+		ks = nks;
+	}
 	p->npending = 0;
-	if (nks->count > KEYSET_MAX_COUNT)
-		pgbf_keyset_too_many(nks);
-	SET_VARSIZE(nks, keyset_size_for(nks->count));
-	pgbf_pending_set_flat(p, (struct varlena *) nks, nks);
+	if (ks->count > KEYSET_MAX_COUNT)
+		pgbf_keyset_too_many(ks);
+	SET_VARSIZE(ks, keyset_size_for(ks->count));
 }
 
 /* the queue a keyset's pending state aims for: about the set's size */
@@ -159,37 +178,27 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * The state a final function builds from.  With zero input rows the state
- * is NULL; then the parameters come from the aggregate's constant
- * arguments (fpr_argno / capacity_argno, -1 for none), so an empty result
- * still has the geometry that was asked for.  Returns NULL state with
- * *fpr / *capacity filled in, or the state.
+ * The state a final function builds from, its queue merged in (so its set
+ * holds every distinct hash, ascending) and the queue's memory freed: the
+ * build does not need it, and most often no row follows.  With zero input
+ * rows the state is NULL; then the parameters come from the aggregate's
+ * constant arguments (fpr_argno / capacity_argno, -1 for none), so an
+ * empty result still has the geometry that was asked for.  Returns NULL
+ * state with *fpr / *capacity filled in, or the state.
  */
 const KeySet *
-pgbf_keyset_final_state_queued(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
-							   double *fpr, int64 *capacity, const uint64 **queue,
-							   size_t *nqueue)
+pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
+						double *fpr, int64 *capacity)
 {
 	Datum		d;
 
-	if (queue)
-	{
-		*queue = NULL;
-		*nqueue = 0;
-	}
 	if (!PG_ARGISNULL(0))
 	{
-		PgbfPending *p = queue ? pgbf_state_pending(PG_GETARG_DATUM(0)) : NULL;
-		const KeySet *ks;
+		const KeySet *ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
+		PgbfPending *p = pgbf_state_pending(PG_GETARG_DATUM(0));
 
 		if (p != NULL)
-		{
-			ks = (const KeySet *) p->flat;
-			*queue = p->pending;
-			*nqueue = p->npending;
-		}
-		else
-			ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
+			pgbf_pending_release_queue(p);
 		*fpr = ks->fpr;
 		*capacity = (int64) ks->capacity;
 		return ks;
@@ -201,12 +210,4 @@ pgbf_keyset_final_state_queued(FunctionCallInfo fcinfo, int fpr_argno, int capac
 	if (capacity_argno >= 0 && pgbf_agg_const_arg(fcinfo, capacity_argno, &d))
 		*capacity = DatumGetInt64(d);
 	return NULL;
-}
-
-const KeySet *
-pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
-						double *fpr, int64 *capacity)
-{
-	return pgbf_keyset_final_state_queued(fcinfo, fpr_argno, capacity_argno, fpr, capacity,
-										  NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include "postgres.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "access/detoast.h"
 #include "catalog/pg_type.h"
@@ -135,6 +136,50 @@ pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc)
 	SET_VARSIZE(p, size);
 	*alloc = raw;
 	return p;
+}
+
+/*
+ * Huge-page advice over the whole of [p, p + size), rounded out to pages:
+ * a big block's mapping then has one set of flags, so glibc can still
+ * grow it with mremap (advice over the 2 MB-aligned interior only, as
+ * pgbf_advise_huge gives, splits it in three and mremap fails).
+ */
+static void
+pgbf_advise_huge_whole(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	static uintptr_t page = 0;
+	uintptr_t	start,
+				end;
+
+	if (size < PGBF_HUGE_PAGE)
+		return;
+	if (page == 0)
+		page = (uintptr_t) sysconf(_SC_PAGESIZE);
+	start = (uintptr_t) p & ~(page - 1);
+	end = ((uintptr_t) p + size + page - 1) & ~(page - 1);
+	(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+#endif
+}
+
+void *
+pgbf_alloc_growable(MemoryContext cxt, size_t size)
+{
+	void	   *p;
+
+	check_value_size(size);
+	p = MemoryContextAllocHuge(cxt, size);
+	pgbf_advise_huge_whole(p, size);
+	return p;
+}
+
+void *
+pgbf_grow_value(void *v, size_t size)
+{
+	check_value_size(size);
+	v = repalloc_huge(v, size);
+	pgbf_advise_huge_whole(v, size);
+	return v;
 }
 
 void *
@@ -711,6 +756,18 @@ pgbf_pending_full(PgbfPending *p)
 	{
 		p->pending = MemoryContextAlloc(p->hdr.eoh_context, PGBF_PENDING_MAX * sizeof(uint64));
 		p->maxpending = PGBF_PENDING_MAX;
+	}
+}
+
+void
+pgbf_pending_release_queue(PgbfPending *p)
+{
+	Assert(p->npending == 0);
+	if (p->pending != p->small)
+	{
+		pfree(p->pending);
+		p->pending = p->small;
+		p->maxpending = PGBF_PENDING_SMALL;
 	}
 }
 

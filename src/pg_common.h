@@ -49,6 +49,19 @@ extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
 extern void *pgbf_alloc_value_uninit(MemoryContext cxt, size_t size);
 
 /*
+ * A value that may grow in place (no varlena header set): a big one is a
+ * block of its own, which glibc's realloc grows with mremap, without a
+ * copy or a second block at once, provided the block is one mapping.  So
+ * its huge-page advice covers the whole block: pgbf_alloc_value*'s
+ * (the 2 MB-aligned interior) splits the mapping, mremap fails (EFAULT,
+ * seen in strace) and realloc copies.  pgbf_grow_value grows one (from
+ * here, or any palloc chunk) to size bytes, its bytes kept, the rest
+ * uninitialized, the varlena header not changed.
+ */
+extern void *pgbf_alloc_growable(MemoryContext cxt, size_t size);
+extern void *pgbf_grow_value(void *v, size_t size);
+
+/*
  * The same, only the varlena header set, starting on a 64-byte boundary
  * if it is 8 kB or more: a filter's blocks are 64-byte aligned within the
  * value, so only then is each block one cache line instead of two (palloc
@@ -202,6 +215,12 @@ struct PgbfPending
 	uint64	   *pending;		/* small[], or maxpending in the context */
 	uint64		small[PGBF_PENDING_SMALL];
 };
+
+/*
+ * Free an empty queue's memory (a final function's, once it has flushed:
+ * most often no row follows).  A queue that fills again grows again.
+ */
+extern void pgbf_pending_release_queue(PgbfPending *p);
 
 /*
  * The pending state in argument 0 of a transition function: the object

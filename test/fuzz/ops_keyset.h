@@ -193,6 +193,21 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 						(unsigned long long) i);
 		for (int i = 0; i < FUZZ_KEYSET_QUEUE; i++)
 			FUZZ_ASSERT(keyset_contains(w, queue[i]), "merge lost queued hash %d", i);
+
+		/* the SQL flush of a big set: the same merge in place, the same bytes */
+		{
+			KeySet	   *ip = fuzz_malloc(keyset_size_for(ks->count + FUZZ_KEYSET_QUEUE));
+
+			memcpy(ip, ks, keyset_size_for(ks->count));
+			memcpy(q, queue, sizeof(queue));
+			got = keyset_merge_queue_inplace(ip, q, FUZZ_KEYSET_QUEUE);
+			FUZZ_ASSERT(got == w->count && ip->count == w->count &&
+						memcmp(ip->hashes, w->hashes, w->count * sizeof(uint64_t)) == 0 &&
+						fuzz_keyset_same_header(ip, w),
+						"in-place merge: %llu hashes, a merge into a new value %llu",
+						(unsigned long long) ip->count, (unsigned long long) w->count);
+			free(ip);
+		}
 	}
 
 	/* the same queue merged into an empty state: the set of the queue */

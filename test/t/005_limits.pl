@@ -1,7 +1,8 @@
 # Limits: a filter that would exceed 1 GB is refused with 54000 before
 # anything is allocated; a fixed-size filter past its capacity errors with
-# 54000; malformed text/bytea input is refused with its SQLSTATE.  With
-# BF_BIG=1 also bloom_agg over 20M distinct keys, reporting its time and
+# 54000; malformed text/bytea input is refused with its SQLSTATE; a
+# self-sizing aggregate past 4M distinct keys (its in-place merges) keeps
+# every key.  With BF_BIG=1 also bloom_agg over 20M distinct keys, reporting its time and
 # the backend's peak memory (VmHWM).
 use strict;
 use warnings;
@@ -68,6 +69,32 @@ if (grep { $_->{type} eq 'bloomfilter' } @types)
 	is($state, '54000', 'bloom_agg with an impossible capacity: 54000');
 	($state) = run_measured("SELECT bloom_create(1, 1e-16)");
 	is($state, '22023', 'fpr below 1e-15: 22023');
+}
+
+# A self-sizing aggregate's set of 4M hashes or more (KEYSET_INPLACE_MIN_COUNT)
+# merges its queue in place: 5M distinct keys take that path in the final
+# flush.  Every key is found, the count is exact, and the bytes do not
+# depend on the order the keys came in (each order queues different
+# hashes at each flush).
+if (grep { $_->{type} eq 'bloomfilter' } @types)
+{
+	my $n = 5_000_000;
+	my ($state, $secs, $hwm0, $hwm1, $out, $err) = run_measured(qq{
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE inplace AS SELECT bloom_agg(g) AS up FROM (SELECT generate_series(1, $n)) s(g)});
+	is($state, '', "bloom_agg over $n distinct keys") or diag($err);
+	diag(sprintf("bloom_agg over %d keys: %.1f s, backend peak memory +%.0f MB",
+			$n, $secs, (($hwm1 // 0) - ($hwm0 // 0)) / 1024));
+	$node->safe_psql('postgres', qq{
+SET max_parallel_workers_per_gather = 0;
+ALTER TABLE inplace ADD COLUMN down bloomfilter;
+UPDATE inplace SET down = (SELECT bloom_agg(g) FROM (SELECT generate_series($n, 1, -1)) s(g))});
+	is($node->safe_psql('postgres',
+			"SELECT up::bytea = down::bytea, bloom_info(up)->>'capacity' FROM inplace"),
+		"t|$n", 'in-place merges: the same bytes in either order, sized for the exact distinct count');
+	is($node->safe_psql('postgres',
+			"SELECT count(*) FROM inplace, generate_series(1, $n) g WHERE NOT bloom_contains(up, g)"),
+		'0', "all $n keys found");
 }
 
 SKIP:

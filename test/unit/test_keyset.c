@@ -133,20 +133,38 @@ build_start(Build *b, BuildMode mode, size_t fixed_len, uint64_t capacity)
 							sizeof(uint64_t));
 }
 
+/*
+ * Every other merge is the SQL flush's, in place (keyset_merge_queue_inplace,
+ * the set grown by realloc); the others, and the last when the count is
+ * even, are the final functions' (keyset_merge_queue into a new value).
+ * Both must give the same bytes.
+ */
 static void
 build_merge(Build *b)
 {
 	size_t		n = b->nq;
-	uint64_t   *scratch = unit_xmalloc(n * sizeof(uint64_t));
-	KeySet	   *nks = unit_xmalloc(keyset_size_for(b->ks->count + n));
+	KeySet	   *nks;
 	uint64_t	got;
 
-	got = keyset_merge_queue(b->ks, b->queue, n, scratch, nks);
+	if (b->merges % 2 == 1)
+	{
+		nks = realloc(b->ks, keyset_size_for(b->ks->count + n));
+		if (nks == NULL)
+			abort();
+		got = keyset_merge_queue_inplace(nks, b->queue, n);
+	}
+	else
+	{
+		uint64_t   *scratch = unit_xmalloc(n * sizeof(uint64_t));
+
+		nks = unit_xmalloc(keyset_size_for(b->ks->count + n));
+		got = keyset_merge_queue(b->ks, b->queue, n, scratch, nks);
+		free(scratch);
+		free(b->ks);
+	}
 	CHECK(got == nks->count);
 	unit_set_varsize(nks, keyset_size_for(nks->count));
 	b->bad_states += keyset_check(nks, keyset_size_for(nks->count), NULL) != BF_OK;
-	free(scratch);
-	free(b->ks);
 	b->ks = nks;
 	b->nq = 0;
 	b->merges++;
@@ -485,11 +503,34 @@ test_contains(void)
 }
 
 /*
+ * keyset_merge_queue into dst, and keyset_merge_queue_inplace on copies of
+ * ks and the queue: the same count and the same hashes.
+ */
+static uint64_t
+merge_both(const KeySet *ks, const uint64_t *q, size_t n, uint64_t *scratch, KeySet *dst)
+{
+	uint64_t	got = keyset_merge_queue(ks, q, n, scratch, dst);
+	KeySet	   *in = unit_xmalloc(keyset_size_for(ks->count + n));
+	uint64_t   *qc = dup_u64(q, n);
+
+	memcpy(in, ks, keyset_size_for(ks->count));
+	CHECK_MSG(keyset_merge_queue_inplace(in, qc, n) == got && in->count == got,
+			  "in place: %llu hashes, a copy %llu", (unsigned long long) in->count,
+			  (unsigned long long) got);
+	CHECK(in->count == got && memcmp(in->hashes, dst->hashes, got * sizeof(uint64_t)) == 0);
+	CHECK(memcmp(in, dst, offsetof(KeySet, count)) == 0);
+	free(in);
+	free(qc);
+	return got;
+}
+
+/*
  * keyset_merge_queue's edges: an empty queue copies the set; a queue of
  * hashes the set has already changes nothing (same bytes); queues wholly
  * below or above the set, or interleaved, give the sorted union; the
  * header (parameters, seed) comes from the set; the return value is the
- * new count; the queue may hold repeats of its own.
+ * new count; the queue may hold repeats of its own.  The in-place merge
+ * gives the same in every case (merge_both).
  */
 static void
 test_merge_queue_edges(void)
@@ -516,7 +557,7 @@ test_merge_queue_edges(void)
 
 	/* an empty queue */
 	dst = unit_xmalloc(keyset_size_for(ks->count));
-	CHECK(keyset_merge_queue(ks, q, 0, scratch, dst) == 200);
+	CHECK(merge_both(ks, q, 0, scratch, dst) == 200);
 	unit_set_varsize(dst, keyset_size_for(dst->count));
 	CHECK(memcmp(dst, ks, size) == 0);
 	free(dst);
@@ -525,7 +566,7 @@ test_merge_queue_edges(void)
 	for (int i = 0; i < 200; i++)
 		q[i] = q[399 - i] = ks->hashes[i];
 	dst = unit_xmalloc(keyset_size_for(ks->count + 400));
-	CHECK(keyset_merge_queue(ks, q, 400, scratch, dst) == 200);
+	CHECK(merge_both(ks, q, 400, scratch, dst) == 200);
 	unit_set_varsize(dst, keyset_size_for(dst->count));
 	CHECK(memcmp(dst, ks, size) == 0);
 	free(dst);
@@ -549,7 +590,7 @@ test_merge_queue_edges(void)
 		memcpy(all + 200, q, sizeof(q));
 		ref = ks_from(all, 600);
 		dst = unit_xmalloc(keyset_size_for(ks->count + 400));
-		CHECK_MSG(keyset_merge_queue(ks, q, 400, scratch, dst) == ref->count,
+		CHECK_MSG(merge_both(ks, q, 400, scratch, dst) == ref->count,
 				  "shape %d: %llu, expected %llu", shape,
 				  (unsigned long long) dst->count, (unsigned long long) ref->count);
 		CHECK(dst->count == ref->count);
@@ -563,6 +604,56 @@ test_merge_queue_edges(void)
 		free(dst);
 	}
 	free(ks);
+
+	/*
+	 * A queue that bunches into one bucket of the first digit (its top 30
+	 * bits the same, as inputs chosen to collide would), with repeats of
+	 * the set and of itself, into a set of 50000 random hashes.
+	 */
+	{
+		const size_t nset = 50000,
+					nq = 70000;
+		uint64_t   *sv = unit_xmalloc(nset * sizeof(uint64_t));
+		uint64_t   *bq = unit_xmalloc(nq * sizeof(uint64_t));
+		uint64_t   *bscratch = unit_xmalloc(nq * sizeof(uint64_t));
+		uint64_t   *both = unit_xmalloc((nset + nq) * sizeof(uint64_t));
+
+		for (size_t i = 0; i < nset; i++)
+			sv[i] = unit_rand(&rs);
+		for (size_t i = 0; i < nq; i++)
+		{
+			uint64_t	r = unit_rand(&rs);
+
+			bq[i] = i % 5 == 4 ? sv[r % nset] : i % 5 == 3 ? bq[r % i] :
+				(UINT64_C(0x2aaaaaaa) << 34) | (r >> 30);
+		}
+		ks = ks_from(sv, nset);
+		memcpy(both, sv, nset * sizeof(uint64_t));
+		memcpy(both + nset, bq, nq * sizeof(uint64_t));
+		ref = ks_from(both, nset + nq);
+		dst = unit_xmalloc(keyset_size_for(ks->count + nq));
+		CHECK(merge_both(ks, bq, nq, bscratch, dst) == ref->count);
+		CHECK(dst->count == ref->count &&
+			  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+		free(ref);
+		free(dst);
+		free(ks);
+
+		/* and into an empty set (a sized aggregate's single flush) */
+		ks = ks_empty(0, 0);
+		ref = ks_from(bq, nq);
+		dst = unit_xmalloc(keyset_size_for(nq));
+		CHECK(merge_both(ks, bq, nq, bscratch, dst) == ref->count);
+		CHECK(dst->count == ref->count &&
+			  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+		free(sv);
+		free(bq);
+		free(bscratch);
+		free(both);
+		free(ks);
+		free(ref);
+		free(dst);
+	}
 }
 
 /*
