@@ -12,7 +12,27 @@
 #include "keyset.h"
 #include "pg_common.h"
 
-extern Datum pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind);
+extern PgbfPending *pgbf_keyset_start(FunctionCallInfo fcinfo, BfKind target);
+
+/*
+ * Transition for target's self-sizing aggregates:
+ * (state, x), (state, x, fpr) or (state, x, capacity, fpr).  The state is
+ * a pending state (see pg_common.h) around the keyset: updated in place,
+ * never copied by the executor, and the set grows inside it.  Inline, so
+ * each entry point's row is a hash and a store (kind is a constant there);
+ * the first row makes the state out of line (pgbf_keyset_start).
+ */
+static inline Datum
+pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
+{
+	PgbfPending *p = pgbf_pending_self(fcinfo);
+
+	if (unlikely(p == NULL))
+		p = pgbf_keyset_start(fcinfo, target);
+	if (!PG_ARGISNULL(1))
+		pgbf_pending_push(p, pgbf_hash_arg(fcinfo, 1, kind, ((KeySet *) p->flat)->hdr.seed));
+	PG_RETURN_DATUM(pgbf_pending_datum(p));
+}
 /* ERROR: more distinct inputs than a keyset holds */
 extern void pgbf_keyset_too_many(const KeySet *ks) pg_attribute_noreturn();
 extern const KeySet *pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno,

@@ -83,67 +83,53 @@ keyset_queue_want(PgbfPending *p)
 }
 
 /*
- * Transition for target's self-sizing aggregates:
- * (state, x), (state, x, fpr) or (state, x, capacity, fpr).  The state is
- * a pending state (see pg_common.h) around the keyset: updated in place,
- * never copied by the executor, and the set grows inside it.
+ * The first row of pgbf_keyset_trans (keyset_sql.h), or a state that is
+ * not this aggregate's pending state: make or adopt the pending state.
  */
-Datum
-pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
+PgbfPending *
+pgbf_keyset_start(FunctionCallInfo fcinfo, BfKind target)
 {
-	PgbfPending *p = pgbf_pending_self(fcinfo);
-	MemoryContext aggcxt = NULL;
+	MemoryContext aggcxt = pgbf_agg_context(fcinfo);
+	PgbfPending *p;
+	double		fpr = 0.01;
+	int64		capacity = 0;
+	char		errbuf[BF_ERRLEN];
+	KeySet	   *ks;
 
-	if (p == NULL)
+	if (aggcxt == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("aggregate transition function called in non-aggregate context")));
+	p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
+	if (p != NULL)
 	{
-		aggcxt = pgbf_agg_context(fcinfo);
-		if (aggcxt == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("aggregate transition function called in non-aggregate context")));
-		p = pgbf_pending_arg(fcinfo, aggcxt, keyset_flush);
-		if (p != NULL)
-			p->queue_target = keyset_queue_want;
-	}
-	if (p == NULL)
-	{
-		double		fpr = 0.01;
-		int64		capacity = 0;
-		char		errbuf[BF_ERRLEN];
-		KeySet	   *ks;
-
-		if (PG_NARGS() >= 3 && !PG_ARGISNULL(PG_NARGS() - 1))
-			fpr = PG_GETARG_FLOAT8(PG_NARGS() - 1);
-		if (PG_NARGS() >= 4)
-		{
-			if (PG_ARGISNULL(2))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("capacity must not be NULL")));
-			capacity = PG_GETARG_INT64(2);
-		}
-		if (PG_NARGS() >= 3 && PG_ARGISNULL(PG_NARGS() - 1))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("fpr must not be NULL")));
-		if (bf_check_params(PG_NARGS() >= 4 ? capacity : 1, fpr, errbuf) != BF_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s", errbuf)));
-		p = pgbf_pending_new(aggcxt, keyset_flush);
 		p->queue_target = keyset_queue_want;
-		ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(0));
-		keyset_init(ks, target, 1, fpr, (uint64) capacity, BF_DEFAULT_SEED);
-		pgbf_pending_set_flat(p, (struct varlena *) ks, ks);
+		return p;
 	}
-	if (!PG_ARGISNULL(1))
+	if (PG_NARGS() >= 3 && !PG_ARGISNULL(PG_NARGS() - 1))
+		fpr = PG_GETARG_FLOAT8(PG_NARGS() - 1);
+	if (PG_NARGS() >= 4)
 	{
-		KeySet	   *ks = (KeySet *) p->flat;
-		uint64		h = pgbf_hash_arg(fcinfo, 1, kind, ks->hdr.seed);
-
-		pgbf_pending_push(p, h);
+		if (PG_ARGISNULL(2))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("capacity must not be NULL")));
+		capacity = PG_GETARG_INT64(2);
 	}
-	PG_RETURN_DATUM(pgbf_pending_datum(p));
+	if (PG_NARGS() >= 3 && PG_ARGISNULL(PG_NARGS() - 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fpr must not be NULL")));
+	if (bf_check_params(PG_NARGS() >= 4 ? capacity : 1, fpr, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", errbuf)));
+	p = pgbf_pending_new(aggcxt, keyset_flush);
+	p->queue_target = keyset_queue_want;
+	ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(0));
+	keyset_init(ks, target, 1, fpr, (uint64) capacity, BF_DEFAULT_SEED);
+	pgbf_pending_set_flat(p, (struct varlena *) ks, ks);
+	return p;
 }
 
 /* merge two partial states; NULL-safe, in place into the first */

@@ -242,9 +242,15 @@ pgbf_pending_self(FunctionCallInfo fcinfo)
 {
 	Datum		d = PG_GETARG_DATUM(0);
 
-	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)) &&
-		DatumGetEOHP(d)->eoh_methods == &pgbf_pending_methods)
-		return (PgbfPending *) DatumGetEOHP(d);
+	if (!PG_ARGISNULL(0) && VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+	{
+		/* DatumGetEOHP, inline: this runs once per row */
+		varatt_expanded ptr;
+
+		memcpy(&ptr, VARDATA_EXTERNAL(DatumGetPointer(d)), sizeof(ptr));
+		if (ptr.eohptr->eoh_methods == &pgbf_pending_methods)
+			return (PgbfPending *) ptr.eohptr;
+	}
 	return NULL;
 }
 
