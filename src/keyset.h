@@ -29,7 +29,8 @@
  *
  * The transition function does not insert hashes one at a time: it queues
  * them (a queue about as long as the set, see keyset_queue_target) and
- * keyset_merge_queue sorts the queue and merges it in.  Each hash is
+ * keyset_merge_queue sorts the queue and merges it in (into a new value;
+ * a big set in place, keyset_merge_queue_inplace).  Each hash is
  * written a few times, in sequential passes over cache-sized runs, instead
  * of one random access to a table far bigger than the caches.
  */
@@ -45,10 +46,12 @@
 #define KEYSET_MIN_QUEUE	16
 /*
  * The SQL flush merges a set this big in place (keyset_merge_queue_inplace):
- * about half the peak memory of a merge into a new value, but slower
- * (sort and merge as fast, growing the block by mremap and faulting in its
- * new pages not: 2M hashes built in 39 ms instead of 27, 16M in 284
- * instead of 225, with huge pages; bench/README.md, tenth round).
+ * about half the peak memory of a merge into a new value.  Not below: in
+ * a harness every merge in place built 2M hashes in 37-38 ms instead of
+ * 26 and 16M in 283-286 instead of 224-226 (the sort and merge cost the
+ * same; growing the block and faulting in its pages do not), and a SQL
+ * build of 2M slowed by 8 ms; 12M keys in SQL took the same time either
+ * way (bench/README.md, tenth round).
  */
 #define KEYSET_INPLACE_MIN_COUNT	KEYSET_MAX_QUEUE
 
