@@ -436,6 +436,7 @@ typedef struct PgbfCacheEntry
 
 typedef struct PgbfArgCache
 {
+	PgbfCacheLast last;			/* first: read inline by pgbf_cached_arg */
 	int			hit;			/* entry that answered last */
 	uint64		clock;
 	Size		bytes;			/* cached values in all */
@@ -456,9 +457,23 @@ cache_entry_matches(const PgbfCacheEntry *e, const struct varlena *raw, Size key
 	return memcmp(e->key, raw, keylen) == 0;
 }
 
+/* e answers now: the inline path's copy of it (toast pointers only) */
+static void
+cache_set_last(PgbfArgCache *cache, const PgbfCacheEntry *e)
+{
+	cache->last.value = NULL;
+	if (e->keylen == TOAST_POINTER_SIZE)
+	{
+		memcpy(cache->last.key, e->key, TOAST_POINTER_SIZE);
+		cache->last.value = e->value;
+	}
+}
+
 static void
 cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
 {
+	if (cache->last.value == e->value)
+		cache->last.value = NULL;
 	pfree(e->key);
 	pfree(e->raw);
 	if (e->aux)
@@ -471,7 +486,7 @@ cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
 }
 
 const void *
-pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
+pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 {
 	Datum		d = PG_GETARG_DATUM(argno);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
@@ -503,7 +518,10 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 	}
 	e = &cache->entries[cache->hit];
 	if (cache_entry_matches(e, raw, keylen))
+	{
+		cache_set_last(cache, e);
 		return e->value;
+	}
 	for (int i = 0; i < PGBF_CACHE_ENTRIES; i++)
 	{
 		e = &cache->entries[i];
@@ -511,6 +529,7 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 		{
 			cache->hit = i;
 			e->last_used = ++cache->clock;
+			cache_set_last(cache, e);
 			return e->value;
 		}
 	}
@@ -556,6 +575,7 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 	e->last_used = ++cache->clock;
 	cache->bytes += size;
 	cache->hit = victim;
+	cache_set_last(cache, e);
 	return e->value;
 }
 

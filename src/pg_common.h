@@ -9,6 +9,7 @@
 
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "utils/array.h"
@@ -163,7 +164,31 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
  * same value (a subquery result or a join's outer row), copied 64-byte
  * aligned so a blocked probe touches one cache line.  Read only.
  */
-extern const void *pgbf_cached_arg(FunctionCallInfo fcinfo, int argno);
+extern const void *pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * The start of a call site's cache (fn_extra, pg_common.c): the toast
+ * pointer that answered last and its value, so that the usual row (the
+ * same TOASTed value as the row before) is answered inline, without a
+ * call.
+ */
+typedef struct PgbfCacheLast
+{
+	const void *value;			/* NULL: none */
+	char		key[TOAST_POINTER_SIZE];
+} PgbfCacheLast;
+
+static inline const void *
+pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
+{
+	const PgbfCacheLast *last = (const PgbfCacheLast *) fcinfo->flinfo->fn_extra;
+	const char *raw = DatumGetPointer(PG_GETARG_DATUM(argno));
+
+	if (last != NULL && last->value != NULL && VARATT_IS_EXTERNAL_ONDISK(raw) &&
+		memcmp(last->key, raw, TOAST_POINTER_SIZE) == 0)
+		return last->value;
+	return pgbf_cached_arg_slow(fcinfo, argno);
+}
 
 /*
  * As pgbf_cached_arg, and *aux a structure derive builds from the value
