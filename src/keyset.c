@@ -165,37 +165,54 @@ scatter_top(const uint64_t *src, size_t n, uint64_t *dst, uint32_t *start, int t
 }
 
 /*
+ * The second digit of both sorts below: the buckets of "from" (bounds in
+ * start, as scatter_top leaves them) each sorted into the same place of
+ * "to".  from == to: in place, each bucket through buf (room for buflen);
+ * one bigger than buf (values that bunch up: a few buckets hold
+ * everything) is left to qsort where it lies.
+ */
+static void
+sort_buckets(const uint32_t *start, int topbits, const uint64_t *from, uint64_t *to,
+			 uint64_t *buf, size_t buflen)
+{
+	for (uint64_t b = 0; b < (UINT64_C(1) << topbits); b++)
+	{
+		size_t		s = b == 0 ? 0 : start[b - 1];
+		size_t		c = start[b] - s;
+
+		if (c <= SORT_SMALL)
+		{
+			if (from != to)
+				memcpy(to + s, from + s, c * sizeof(uint64_t));
+			insertion_sort(to + s, c);
+		}
+		else if (from != to)
+			sort_bucket(from + s, c, to + s, topbits);
+		else if (c <= buflen)
+		{
+			memcpy(buf, to + s, c * sizeof(uint64_t));
+			sort_bucket(buf, c, to + s, topbits);
+		}
+		else
+			qsort(to + s, c, sizeof(uint64_t), cmp_u64);
+	}
+}
+
+/*
  * src[0..n) sorted ascending into dst (room for n, apart from src), with
  * no scratch the size of the input: scatter by the top bits straight into
  * dst, then each bucket is copied out to buf (room for buflen,
  * keyset_sort_buffer_len; it may be src, which is not read again after
- * the scatter) and sorted back into place.  A bucket bigger than buf
- * (values that bunch up: a few buckets hold everything) is left to qsort
- * where it lies.
+ * the scatter) and sorted back into place.
  */
 static void
 sort_into(const uint64_t *src, size_t n, uint64_t *dst, uint64_t *buf, size_t buflen)
 {
 	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
 	int			topbits = sort_top_bits(n);
-	uint64_t	nb = UINT64_C(1) << topbits;
 
 	scatter_top(src, n, dst, start, topbits);
-	for (uint64_t b = 0; b < nb; b++)
-	{
-		size_t		s = b == 0 ? 0 : start[b - 1];
-		size_t		c = start[b] - s;
-
-		if (c <= SORT_SMALL)
-			insertion_sort(dst + s, c);
-		else if (c <= buflen)
-		{
-			memcpy(buf, dst + s, c * sizeof(uint64_t));
-			sort_bucket(buf, c, dst + s, topbits);
-		}
-		else
-			qsort(dst + s, c, sizeof(uint64_t), cmp_u64);
-	}
+	sort_buckets(start, topbits, dst, dst, buf, buflen);
 }
 
 /*
@@ -207,22 +224,9 @@ sort_through(uint64_t *a, size_t n, uint64_t *room)
 {
 	uint32_t	start[(1 << SORT_MAX_TOP_BITS) + 1];
 	int			topbits = sort_top_bits(n);
-	uint64_t	nb = UINT64_C(1) << topbits;
 
 	scatter_top(a, n, room, start, topbits);
-	for (uint64_t b = 0; b < nb; b++)
-	{
-		size_t		s = b == 0 ? 0 : start[b - 1];
-		size_t		c = start[b] - s;
-
-		if (c <= SORT_SMALL)
-		{
-			memcpy(a + s, room + s, c * sizeof(uint64_t));
-			insertion_sort(a + s, c);
-		}
-		else
-			sort_bucket(room + s, c, a + s, topbits);
-	}
+	sort_buckets(start, topbits, room, a, NULL, 0);
 }
 
 /* drop repeats from a sorted a[0..n), in place; returns how many are left */
