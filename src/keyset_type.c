@@ -62,7 +62,7 @@ keyset_flush(PgbfPending *p)
 
 		if (buflen > lengthof(small))
 			scratch = MemoryContextAllocHuge(p->hdr.eoh_context, buflen * sizeof(uint64));
-		nks = pgbf_alloc_growable(p->hdr.eoh_context, keyset_size_for(ks->count + n));
+		nks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(ks->count + n));
 		(void) keyset_merge_queue(ks, p->pending, n, scratch, nks);
 		if (scratch != small)
 			pfree(scratch);

@@ -76,9 +76,14 @@ pgbf_report_corrupt(PgbfSource src, const char *type_name, const char *msg)
  * a filter being built) are allocated, filled at random and outgrown in
  * one query: with 2 MB pages that is one page fault where 4 kB pages take
  * 512 (measured: a keyset of 2M hashes built 25% faster), and fewer TLB
- * misses.  Only the 2 MB-aligned interior is advised; it is a hint (Linux
- * with THP in "madvise" or "always" mode), harmless where not honoured.
- * (The probe's detoasted copy gained nothing from it: not used there.)
+ * misses.  A hint (Linux with THP in "madvise" or "always" mode), harmless
+ * where not honoured, given to an allocation with a 2 MB-aligned 2 MB
+ * inside it (only those can be huge pages), over the whole allocation
+ * rounded out to pages: a big block's mapping then keeps one set of
+ * flags, so glibc's realloc can still grow it with mremap (advice over
+ * the interior alone split the mapping in three, and mremap failed with
+ * EFAULT and realloc copied, seen in strace).  (The probe's detoasted
+ * copy gained nothing from it: not used there.)
  */
 #define PGBF_HUGE_PAGE ((uintptr_t) 2 * 1024 * 1024)
 
@@ -91,11 +96,17 @@ static void
 pgbf_advise_huge(void *p, size_t size)
 {
 #ifdef MADV_HUGEPAGE
-	uintptr_t	start = ((uintptr_t) p + PGBF_HUGE_PAGE - 1) & ~(PGBF_HUGE_PAGE - 1);
-	uintptr_t	end = ((uintptr_t) p + size) & ~(PGBF_HUGE_PAGE - 1);
+	static uintptr_t page = 0;
+	uintptr_t	start = (uintptr_t) p,
+				end = (uintptr_t) p + size;
 
-	if (end > start)
-		(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
+	if (((start + PGBF_HUGE_PAGE - 1) & ~(PGBF_HUGE_PAGE - 1)) + PGBF_HUGE_PAGE > end)
+		return;
+	if (page == 0)
+		page = (uintptr_t) sysconf(_SC_PAGESIZE);
+	start &= ~(page - 1);
+	end = (end + page - 1) & ~(page - 1);
+	(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
 #endif
 }
 
@@ -138,47 +149,12 @@ pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc)
 	return p;
 }
 
-/*
- * Huge-page advice over the whole of [p, p + size), rounded out to pages:
- * a big block's mapping then has one set of flags, so glibc can still
- * grow it with mremap (advice over the 2 MB-aligned interior only, as
- * pgbf_advise_huge gives, splits it in three and mremap fails).
- */
-static void
-pgbf_advise_huge_whole(void *p, size_t size)
-{
-#ifdef MADV_HUGEPAGE
-	static uintptr_t page = 0;
-	uintptr_t	start,
-				end;
-
-	if (size < PGBF_HUGE_PAGE)
-		return;
-	if (page == 0)
-		page = (uintptr_t) sysconf(_SC_PAGESIZE);
-	start = (uintptr_t) p & ~(page - 1);
-	end = ((uintptr_t) p + size + page - 1) & ~(page - 1);
-	(void) madvise((void *) start, end - start, MADV_HUGEPAGE);
-#endif
-}
-
-void *
-pgbf_alloc_growable(MemoryContext cxt, size_t size)
-{
-	void	   *p;
-
-	check_value_size(size);
-	p = MemoryContextAllocHuge(cxt, size);
-	pgbf_advise_huge_whole(p, size);
-	return p;
-}
-
 void *
 pgbf_grow_value(void *v, size_t size)
 {
 	check_value_size(size);
 	v = repalloc_huge(v, size);
-	pgbf_advise_huge_whole(v, size);
+	pgbf_advise_huge(v, size);
 	return v;
 }
 

@@ -50,16 +50,12 @@ extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
 extern void *pgbf_alloc_value_uninit(MemoryContext cxt, size_t size);
 
 /*
- * A value that may grow in place (no varlena header set): a big one is a
+ * A palloc'd value grown (repalloc) to size bytes, its bytes kept, the
+ * rest uninitialized, the varlena header not changed.  A big value is a
  * block of its own, which glibc's realloc grows with mremap, without a
- * copy or a second block at once, provided the block is one mapping.  So
- * its huge-page advice covers the whole block: pgbf_alloc_value*'s
- * (the 2 MB-aligned interior) splits the mapping, mremap fails (EFAULT,
- * seen in strace) and realloc copies.  pgbf_grow_value grows one (from
- * here, or any palloc chunk) to size bytes, its bytes kept, the rest
- * uninitialized, the varlena header not changed.
+ * copy or a second block at once (its huge-page advice covers the whole
+ * block, so the mapping stays whole: pg_common.c).
  */
-extern void *pgbf_alloc_growable(MemoryContext cxt, size_t size);
 extern void *pgbf_grow_value(void *v, size_t size);
 
 /*
