@@ -524,6 +524,21 @@ merge_both(const KeySet *ks, const uint64_t *q, size_t n, uint64_t *scratch, Key
 	return got;
 }
 
+/* merge_both of q[0..n) into ks gives exactly the set of all[0..nall) */
+static void
+merge_is_union(const KeySet *ks, const uint64_t *q, size_t n, uint64_t *scratch,
+			   const uint64_t *all, size_t nall)
+{
+	KeySet	   *ref = ks_from(all, nall);
+	KeySet	   *dst = unit_xmalloc(keyset_size_for(ks->count + n));
+
+	CHECK(merge_both(ks, q, n, scratch, dst) == ref->count);
+	CHECK(dst->count == ref->count &&
+		  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+	free(ref);
+	free(dst);
+}
+
 /*
  * keyset_merge_queue's edges: an empty queue copies the set; a queue of
  * hashes the set has already changes nothing (same bytes); queues wholly
@@ -627,32 +642,20 @@ test_merge_queue_edges(void)
 			bq[i] = i % 5 == 4 ? sv[r % nset] : i % 5 == 3 ? bq[r % i] :
 				(UINT64_C(0x2aaaaaaa) << 34) | (r >> 30);
 		}
-		ks = ks_from(sv, nset);
 		memcpy(both, sv, nset * sizeof(uint64_t));
 		memcpy(both + nset, bq, nq * sizeof(uint64_t));
-		ref = ks_from(both, nset + nq);
-		dst = unit_xmalloc(keyset_size_for(ks->count + nq));
-		CHECK(merge_both(ks, bq, nq, bscratch, dst) == ref->count);
-		CHECK(dst->count == ref->count &&
-			  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
-		free(ref);
-		free(dst);
+		ks = ks_from(sv, nset);
+		merge_is_union(ks, bq, nq, bscratch, both, nset + nq);
 		free(ks);
 
 		/* and into an empty set (a sized aggregate's single flush) */
 		ks = ks_empty(0, 0);
-		ref = ks_from(bq, nq);
-		dst = unit_xmalloc(keyset_size_for(nq));
-		CHECK(merge_both(ks, bq, nq, bscratch, dst) == ref->count);
-		CHECK(dst->count == ref->count &&
-			  memcmp(dst->hashes, ref->hashes, ref->count * sizeof(uint64_t)) == 0);
+		merge_is_union(ks, bq, nq, bscratch, bq, nq);
+		free(ks);
 		free(sv);
 		free(bq);
 		free(bscratch);
 		free(both);
-		free(ks);
-		free(ref);
-		free(dst);
 	}
 }
 
