@@ -576,6 +576,16 @@ table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
 }
 
 /*
+ * The bucket the fingerprint in slot s of bucket b would move to: a child
+ * of b in the search (table_bfs), and what prefetch_search loads ahead.
+ */
+static inline uint64_t
+slot_alt(const CuckooGeom *g, const uint8_t *area, uint64_t b, int s)
+{
+	return alt_bucket(g, b, slot_get(area, g->fp_bits, b * CUCKOO_BUCKET_SLOTS + s));
+}
+
+/*
  * Breadth-first search for a short chain of relocations, when both of a
  * new fingerprint's buckets are full (Li, Andersen, Kaminsky and Freedman,
  * "Algorithmic improvements for fast concurrent cuckoo hashing", EuroSys
@@ -593,16 +603,6 @@ table_kick(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t h,
  * within CUCKOO_BFS_LEVELS moves has room (the table is then very full,
  * and the walk takes over).
  */
-/*
- * The bucket the fingerprint in slot s of bucket b would move to: a child
- * of b in the search (table_bfs), and what prefetch_search loads ahead.
- */
-static inline uint64_t
-slot_alt(const CuckooGeom *g, const uint8_t *area, uint64_t b, int s)
-{
-	return alt_bucket(g, b, slot_get(area, g->fp_bits, b * CUCKOO_BUCKET_SLOTS + s));
-}
-
 #define CUCKOO_BFS_LEVELS 3
 #define CUCKOO_BFS_NODES (2 + 8 + 32 + 128)	/* 2 * 4^L summed, L = 0..3 */
 

@@ -155,11 +155,6 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 	PG_FUNCTION_INFO_V1(name##_uuid); \
 	Datum name##_uuid(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_UUID); }
 
-/*
- * A filter argument, detoasted at most once per query while it stays the
- * same value (a subquery result or a join's outer row), copied 64-byte
- * aligned so a blocked probe touches one cache line.  Read only.
- */
 extern const void *pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno);
 
 /*
@@ -174,6 +169,11 @@ typedef struct PgbfCacheLast
 	char		key[TOAST_POINTER_SIZE];
 } PgbfCacheLast;
 
+/*
+ * A filter argument, detoasted at most once per query while it stays the
+ * same value (a subquery result or a join's outer row), copied 64-byte
+ * aligned so a blocked probe touches one cache line.  Read only.
+ */
 static inline const void *
 pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 {
