@@ -62,21 +62,59 @@ top_digit(uint64_t v, int bits)
 	return (v >> 1) >> (63 - bits);
 }
 
+/*
+ * Insertion sort for input that is nearly in order (what the counting sort
+ * of sort_bucket leaves: values out of order only within a sub-bucket of
+ * one or two others, so most go into the last three places).  The two
+ * greatest values so far stay in registers (m <= h) and each new value is
+ * placed among them and the one below them without a branch: a branch on
+ * where it goes would be a coin toss for random hashes.  Only a value
+ * below all three (a rare sub-bucket of four or more) takes the shifting
+ * loop.  Correct for any input, fast for this one: 2M hashes fixed in
+ * 2.0 ms against 5.4 for the textbook loop (bench/README.md).
+ */
 static void
 insertion_sort(uint64_t *a, size_t n)
 {
-	for (size_t i = 1; i < n; i++)
-	{
-		uint64_t	v = a[i];
-		size_t		j = i;
+	uint64_t	m,
+				h,
+				below = 0;		/* a[i - 3]: 0 below everything */
 
-		while (j > 0 && a[j - 1] > v)
+	if (n < 2)
+		return;
+	m = a[0] < a[1] ? a[0] : a[1];
+	h = a[0] < a[1] ? a[1] : a[0];
+	for (size_t i = 2; i < n; i++)
+	{
+		uint64_t	x = a[i];
+		bool		xm = x < m,
+					xh = x < h;
+
+		if (__builtin_expect(x < below, 0))
 		{
-			a[j] = a[j - 1];
-			j--;
+			size_t		j = i;
+
+			a[i - 2] = m;
+			a[i - 1] = h;
+			while (j > 0 && a[j - 1] > x)
+			{
+				a[j] = a[j - 1];
+				j--;
+			}
+			a[j] = x;
+			below = a[i - 2];
+			m = a[i - 1];
+			h = a[i];
+			continue;
 		}
-		a[j] = v;
+		/* (m, h, x) in order: the least is final at i - 2 */
+		below = xm ? x : m;
+		a[i - 2] = below;
+		m = xh ? (xm ? m : x) : h;
+		h = xh ? h : x;
 	}
+	a[n - 2] = m;
+	a[n - 1] = h;
 }
 
 static int
