@@ -44,7 +44,7 @@ BloomFilter *
 pgbf_bloom_new(MemoryContext cxt, int64 capacity, double fpr, int layout, bool scalable)
 {
 	size_t		size = checked_new_size(capacity, fpr, layout, scalable);
-	BloomFilter *f = pgbf_alloc_value(cxt, size);
+	BloomFilter *f = pgbf_alloc_value_uninit(cxt, size);
 
 	bloom_init(f, size, (uint64) capacity, fpr, layout, scalable, BF_DEFAULT_SEED);
 	return f;
@@ -116,7 +116,7 @@ static BloomFilter *
 pgbf_bloom_grow(BloomFilter *f, BloomAddResult r, MemoryContext cxt, bool free_old)
 {
 	size_t		size = pgbf_bloom_grown_size(f, r);
-	BloomFilter *nf = pgbf_alloc_value(cxt, size);
+	BloomFilter *nf = pgbf_alloc_value_uninit(cxt, size);
 
 	bloom_grow_into(f, nf, size);
 	if (free_old)
@@ -238,7 +238,7 @@ pgbf_bloom_union(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool i
 		/* b has more stages: start from a copy of b, fold a in */
 		const BloomFilter *t = b;
 
-		dst = pgbf_alloc_value(cxt, VARSIZE(t));
+		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(t));
 		memcpy(dst, t, VARSIZE(t));
 		b = a;
 	}
@@ -246,7 +246,7 @@ pgbf_bloom_union(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool i
 		dst = a;
 	else
 	{
-		dst = pgbf_alloc_value(cxt, VARSIZE(a));
+		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(a));
 		memcpy(dst, a, VARSIZE(a));
 	}
 	st = bloom_union_into(dst, b, errbuf);
@@ -276,7 +276,7 @@ pgbf_bloom_intersection(BloomFilter *a, const BloomFilter *b, MemoryContext cxt,
 		report_incompatible(st, errbuf);
 	if (!in_place)
 	{
-		dst = pgbf_alloc_value(cxt, VARSIZE(a));
+		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(a));
 		memcpy(dst, a, VARSIZE(a));
 	}
 	bloom_intersect_into(dst, b);

@@ -45,7 +45,7 @@ counting_new(int64 capacity, double fpr)
 						(long long) capacity, fpr),
 				 errdetail("The largest capacity possible at this rate is %llu.",
 						   (unsigned long long) counting_max_capacity(fpr))));
-	f = pgbf_alloc_value(CurrentMemoryContext, size);
+	f = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
 	counting_init(f, size, (uint64) capacity, fpr, BF_DEFAULT_SEED);
 	return f;
 }

@@ -44,7 +44,7 @@ pgbf_cuckoo_new_buckets(MemoryContext cxt, uint64 nbuckets, int64 capacity, doub
 						(long long) capacity, fpr),
 				 errdetail("The largest capacity possible at this rate is %llu.",
 						   (unsigned long long) cuckoo_max_capacity(fpr))));
-	f = pgbf_alloc_value(cxt, size);
+	f = pgbf_alloc_value_uninit(cxt, size);
 	cuckoo_init(f, size, nbuckets, (uint64) capacity, fpr, BF_DEFAULT_SEED);
 	return f;
 }
@@ -85,7 +85,7 @@ cuckoo_grown(CuckooFilter *f, MemoryContext cxt, bool free_old)
 				 f->ntables >= CUCKOO_MAX_TABLES ?
 				 errhint("A cuckoo filter holds a bounded number of copies of one element.") :
 				 errhint("Create it with a larger capacity or a looser fpr.")));
-	nf = pgbf_alloc_value(cxt, size);
+	nf = pgbf_alloc_value_uninit(cxt, size);
 	cuckoo_grow_into(f, nf, size);
 	if (free_old)
 		pfree(f);

@@ -158,15 +158,6 @@ pgbf_grow_value(void *v, size_t size)
 	return v;
 }
 
-void *
-pgbf_alloc_value(MemoryContext cxt, size_t size)
-{
-	void	   *p = pgbf_alloc_value_uninit(cxt, size);
-
-	memset((char *) p + VARHDRSZ, 0, size - VARHDRSZ);
-	return p;
-}
-
 /*
  * The one door for bytes from outside: copy them into a fresh value and
  * run the type's checker over the whole thing before anyone looks at it.

@@ -44,9 +44,11 @@ extern Datum pgbf_send(FunctionCallInfo fcinfo);
 extern Datum pgbf_from_bytea(FunctionCallInfo fcinfo, PgbfChecker check, const char *type_name);
 extern Datum pgbf_to_bytea(FunctionCallInfo fcinfo);
 
-/* Allocate a zeroed value of size bytes (varlena header set) in cxt. */
-extern void *pgbf_alloc_value(MemoryContext cxt, size_t size);
-/* the same, only the varlena header set: for callers that fill every byte */
+/*
+ * Allocate a value of size bytes in cxt, only its varlena header set: every
+ * caller fills every byte (the cores' init and grow functions zero the
+ * value themselves, so zeroing it here as well wrote a new filter twice).
+ */
 extern void *pgbf_alloc_value_uninit(MemoryContext cxt, size_t size);
 
 /*

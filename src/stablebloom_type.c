@@ -53,7 +53,7 @@ stable_new(MemoryContext cxt, int64 cells, double fpr, int32 cell_bits)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s", errbuf)));
 	size = stable_size((uint64) cells, cell_bits);
-	f = pgbf_alloc_value(cxt, size);
+	f = pgbf_alloc_value_uninit(cxt, size);
 	stable_init(f, size, (uint64) cells, cell_bits, fpr, &p, BF_DEFAULT_SEED);
 	return f;
 }
@@ -225,7 +225,7 @@ agg_state(FunctionCallInfo fcinfo)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("start filter must not be NULL")));
 		start = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
-		f = pgbf_alloc_value(CurrentMemoryContext, VARSIZE(start));
+		f = pgbf_alloc_value_uninit(CurrentMemoryContext, VARSIZE(start));
 		memcpy(f, start, VARSIZE(start));
 		f->hdr.flags = 0;
 		return f;
