@@ -19,8 +19,10 @@ PG_CFLAGS = -std=gnu99 -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-com
 SHLIB_LINK = -lm
 EXTRA_CLEAN = $(DATA_built) tmp_check results regression.diffs regression.out
 
-# no LLVM bitcode: the build needs only gcc
-with_llvm = no
+# no LLVM bitcode: the build needs only gcc.  "override", because
+# Makefile.global (included below) sets with_llvm from the server's own
+# build, which beat a plain assignment: clang built and installed bitcode
+override with_llvm = no
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
