@@ -107,7 +107,7 @@ insertion_sort(uint64_t *a, size_t n)
 			h = a[i];
 			continue;
 		}
-		/* (m, h, x) in order: the least is final at i - 2 */
+		/* m, h and x put in order: the least is final, at i - 2 */
 		below = xm ? x : m;
 		a[i - 2] = below;
 		m = xh ? (xm ? m : x) : h;
