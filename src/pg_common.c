@@ -388,6 +388,8 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 #define PGBF_CACHE_ENTRIES	64
 #define PGBF_CACHE_BYTES	((Size) 256 * 1024 * 1024)
 
+#define PGBF_DERIVE_BYTES_PER_USE 256
+
 typedef struct PgbfCacheEntry
 {
 	Size		keylen;			/* 0: empty */
@@ -567,7 +569,15 @@ pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
 		return value;			/* not cached: a plain in-memory datum */
 	if (e->derive != derive)
 	{
-		if (++e->uses < e->size / 64)
+		/*
+		 * Build aux once the probes so far would have paid for it: about a
+		 * probe per 256 bytes of value (a rent-or-buy rule, at most twice
+		 * the better choice made in hindsight).  countingbloom's occupancy
+		 * bits take 0.26 ns a byte to derive and save about 65 ns on each
+		 * probe of a filter that has left the caches (a 5.9 MB one probed
+		 * by a scan, bench/README.md, eleventh round).
+		 */
+		if (++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
 			return value;
 		if (e->aux)
 		{
