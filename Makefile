@@ -31,6 +31,14 @@ include $(PGXS)
 $(DATA_built): $(SQL_PIECES)
 	cat $(SQL_PIECES) > $@
 
+# Builds before with_llvm was overridden installed LLVM bitcode, which a
+# server with jit = on inlines in place of the installed module's code:
+# an install removes what an older one left
+install: remove-stale-bitcode
+.PHONY: remove-stale-bitcode
+remove-stale-bitcode:
+	rm -rf '$(DESTDIR)$(pkglibdir)/bitcode/$(MODULE_big)' '$(DESTDIR)$(pkglibdir)/bitcode/$(MODULE_big).index.bc'
+
 # PGXS tracks no header dependencies (autodepend is off in Debian's build):
 # rebuild every object when any header changes, so a stale object never
 # links against a changed struct or a removed symbol
