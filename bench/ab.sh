@@ -11,12 +11,8 @@
 # happens.  The bench/README.md A/B tables were measured this way, 7 or 9
 # rounds, on the dev cluster (tools/dev.sh, shared_buffers = 1GB).
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 A.so B.so \"SQL\" [rounds]" >&2; exit 2; }
-a=$1 b=$2 sql=$3 rounds=${4:-7}
-lib=$(pg_config --pkglibdir)/bloomfilter.so
-saved=$(mktemp)
-cp "$lib" "$saved"
-trap 'cp "$saved" "$lib"; rm -f "$saved"' EXIT
+. "$(dirname "$0")/swap_build.sh"
+rounds=${4:-7}
 
 best_of_three() {
 	{
@@ -28,7 +24,7 @@ best_of_three() {
 
 for _ in $(seq "$rounds"); do
 	for v in A B; do
-		if [ $v = A ]; then cp "$a" "$lib"; else cp "$b" "$lib"; fi
+		use_build $v
 		echo "$v $(best_of_three)"
 	done
 done | sort -k1,1 -k2,2n | awk '

@@ -10,12 +10,8 @@
 # (generate_series, say): pages of shared memory the scan touches count in
 # VmHWM too.  The installed bloomfilter.so is put back at the end.
 set -euo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 A.so B.so \"SQL\" [rounds]" >&2; exit 2; }
-a=$1 b=$2 sql=$3 rounds=${4:-2}
-lib=$(pg_config --pkglibdir)/bloomfilter.so
-saved=$(mktemp)
-cp "$lib" "$saved"
-trap 'cp "$saved" "$lib"; rm -f "$saved"' EXIT
+. "$(dirname "$0")/swap_build.sh"
+rounds=${4:-2}
 
 peak_growth() {
 	psql -X -q -v ON_ERROR_STOP=1 <<SQL | awk '/VmHWM/ { kb[n++] = $2 } END { printf "%.1f\n", (kb[1] - kb[0]) / 1024 }'
@@ -32,7 +28,7 @@ SQL
 
 for r in $(seq "$rounds"); do
 	for v in A B; do
-		if [ $v = A ]; then cp "$a" "$lib"; else cp "$b" "$lib"; fi
+		use_build $v
 		echo "round $r $v: peak grew $(peak_growth) MB"
 	done
 done

@@ -38,7 +38,7 @@ else
 		{ cat "$out"; exit 1; }
 fi
 # the A/B scripts need two builds or a server restart: only their syntax here
-for script in bench/ab.sh bench/env_ab.sh bench/mem_ab.sh; do
+for script in bench/ab.sh bench/env_ab.sh bench/mem_ab.sh bench/swap_build.sh; do
 	bash -n "$script" || { echo "$script does not parse"; exit 1; }
 done
 bash bench/fpr.sh 0.02 >"$out" 2>&1 || { cat "$out"; exit 1; }

@@ -1,0 +1,16 @@
+# Sourced by bench/ab.sh and bench/mem_ab.sh, two A/Bs of builds of the
+# extension on one running server, called as  script A.so B.so "SQL" [rounds]:
+# checks those arguments, sets build_a, build_b and sql, and defines
+# use_build A|B, which copies that build over bloomfilter.so in
+# PostgreSQL's pkglibdir (a new session then loads it).  The installed
+# bloomfilter.so is put back when the script exits, whatever happens.
+[ $# -ge 3 ] || { echo "usage: $0 A.so B.so \"SQL\" [rounds]" >&2; exit 2; }
+build_a=$1 build_b=$2 sql=$3
+lib=$(pg_config --pkglibdir)/bloomfilter.so
+saved=$(mktemp)
+cp "$lib" "$saved"
+trap 'cp "$saved" "$lib"; rm -f "$saved"' EXIT
+
+use_build() {
+	if [ "$1" = A ]; then cp "$build_a" "$lib"; else cp "$build_b" "$lib"; fi
+}
