@@ -106,12 +106,19 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 DROP TABLE cb_par;
 
--- a stored filter probed through a scan: after a few thousand probes the
--- probe switches to the filter's occupancy bits (built once, cached with
--- the detoasted value); every answer must be the counters' answer, which
--- a fresh in-memory copy (never cached) gives
+-- a stored filter probed through a scan: stored packed (smaller than its
+-- blocked layout, nothing left for TOAST to compress), probed through the
+-- occupancy bits where they lie, and counted through the counters
+-- unpacked once per query (cached with the detoasted value); every answer
+-- must be what a fresh in-memory copy (never cached) gives
 CREATE TABLE cb_occ AS SELECT counting_bloom_agg(i::bigint, 20000, 0.01) AS f FROM generate_series(1, 20000) i;
-SELECT pg_column_size(f) < octet_length(f::bytea) AS compressed FROM cb_occ;
+SELECT pg_column_size(f) = octet_length(f::bytea) AS not_compressed,
+       octet_length(f::bytea) < 64 + 64 * (counting_bloom_info(f)->>'blocks')::int / 2 AS packed_under_half
+  FROM cb_occ;
+SELECT count(*) FILTER (WHERE counting_bloom_count((SELECT f FROM cb_occ), x::bigint) =
+                              counting_bloom_count((SELECT f::bytea::countingbloom FROM cb_occ), x::bigint)) AS counts_agree,
+       count(*) FILTER (WHERE x <= 20000 AND counting_bloom_count((SELECT f FROM cb_occ), x::bigint) < 1) AS counted_absent
+  FROM generate_series(1, 30000) x;
 SELECT count(*) FILTER (WHERE counting_bloom_contains((SELECT f FROM cb_occ), x::bigint)) AS via_cache,
        count(*) FILTER (WHERE counting_bloom_contains((SELECT f::bytea::countingbloom FROM cb_occ), x::bigint)) AS direct,
        count(*) FILTER (WHERE x <= 20000 AND NOT counting_bloom_contains((SELECT f FROM cb_occ), x::bigint)) AS false_negatives

@@ -181,6 +181,7 @@ popcount_words_hw(const uint8_t *p, size_t n)
 
 #ifdef BF_AVX512_DISPATCH
 static int	have_avx512 = -1;
+static int	have_avx512bw = -1;
 
 /*
  * AVX-512F and AVX512_VPOPCNTDQ (cpuid leaf 7), and an OS that saves the
@@ -210,11 +211,23 @@ bf_have_avx512(void)
 				__cpuid_count(7, 0, a, b, c, d);
 				ok = (b & (1u << 16)) != 0 &&	/* AVX512F */
 					(c & (1u << 14)) != 0;	/* AVX512_VPOPCNTDQ */
+				have_avx512bw = ok &&
+					(b & (1u << 30)) != 0 &&	/* AVX512BW */
+					(b & (1u << 8)) != 0 &&		/* BMI2 */
+					(b & (1u << 3)) != 0;	/* BMI1 */
 			}
 		}
 		have_avx512 = ok;
+		if (have_avx512bw < 0)
+			have_avx512bw = 0;
 	}
 	return have_avx512 && isa_limit >= 2;
+}
+
+bool
+bf_have_avx512bw(void)
+{
+	return bf_have_avx512() && have_avx512bw > 0;
 }
 #endif
 

@@ -226,6 +226,13 @@ extern bool bf_have_popcnt(void);
 #define BF_AVX512_DISPATCH 1
 #define BF_TARGET_AVX512 __attribute__((target("popcnt,avx512f,avx512vpopcntdq")))
 extern bool bf_have_avx512(void);
+/*
+ * AVX-512 as above plus AVX512BW (byte compares into 64-bit masks) and
+ * BMI2 (PEXT/PDEP, fast on every CPU with AVX-512): countingbloom's
+ * packed form (counting.c).
+ */
+#define BF_TARGET_AVX512BW __attribute__((target("popcnt,bmi,bmi2,avx512f,avx512bw,avx512vpopcntdq")))
+extern bool bf_have_avx512bw(void);
 #endif
 
 /*

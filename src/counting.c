@@ -564,7 +564,8 @@ gather_nibble_bits(uint64_t x)
 
 /*
  * occ has counting_occupancy_size(f) bytes: bit c % 64 of word 2b + c / 64
- * is set when counter c of block b is not zero.
+ * (little-endian, as in the packed layout) is set when counter c of block
+ * b is not zero.
  */
 void
 counting_occupancy(const CountingBloom *f, uint64_t *occ)
@@ -573,10 +574,12 @@ counting_occupancy(const CountingBloom *f, uint64_t *occ)
 	{
 		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
 
-		occ[2 * b] = occ[2 * b + 1] = 0;
+		uint64_t	o[2] = {0, 0};
+
 		for (int w = 0; w < 8; w++)
-			occ[2 * b + (w >> 2)] |=
-				gather_nibble_bits(nibbles_nonzero(load_word(block + 8 * w))) << (16 * (w & 3));
+			o[w >> 2] |= gather_nibble_bits(nibbles_nonzero(load_word(block + 8 * w))) << (16 * (w & 3));
+		store_word((uint8_t *) (occ + 2 * b), o[0]);
+		store_word((uint8_t *) (occ + 2 * b + 1), o[1]);
 	}
 }
 
@@ -585,13 +588,13 @@ bool
 counting_occupancy_contains(const CountingBloom *f, const uint64_t *occ, uint64_t h)
 {
 	uint32_t	b = bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
-	const uint64_t *o = occ + 2 * (uint64_t) b;
+	const uint8_t *o = (const uint8_t *) (occ + 2 * (uint64_t) b);
 	uint64_t	all = 1;
 
 #define CELL_DO(t) \
 	do { \
 		uint32_t	c = CELL(t); \
-		all &= o[c >> 6] >> (c & 63); \
+		all &= load_word(o + 8 * (c >> 6)) >> (c & 63); \
 	} while (0)
 	CELLS_WALK(h, f->nhashes);
 #undef CELL_DO
@@ -601,6 +604,552 @@ counting_occupancy_contains(const CountingBloom *f, const uint64_t *occ, uint64_
 #undef CELL
 #undef CELLS_WALK
 #undef COUNTER
+
+/* ---- packed layout (counting.h) ---- */
+
+/* bits 0, 4, .., 60 of each: counter >= 2, counter >= 3 */
+static inline uint64_t
+nibbles_ge2(uint64_t w)
+{
+	return ((w >> 1) | (w >> 2) | (w >> 3)) & NIBBLE_LOW;
+}
+
+static inline uint64_t
+nibbles_ge3(uint64_t w)
+{
+	return ((w & (w >> 1)) | (w >> 2) | (w >> 3)) & NIBBLE_LOW;
+}
+
+#define PACKED_OCC(f) ((uint8_t *) (f) + COUNTING_HEADER_BYTES)
+
+static inline uint64_t
+words_for(uint64_t nbits, uint32_t per_word_bits)
+{
+	return (nbits + per_word_bits - 1) / per_word_bits;
+}
+
+static inline size_t
+packed_bytes(uint64_t nblocks, uint64_t n1, uint64_t n2, uint64_t n3)
+{
+	return (size_t) (COUNTING_HEADER_BYTES + nblocks * 16 +
+					 8 * (words_for(n1, 64) + words_for(n2, 64) + words_for(n3 * 4, 64)));
+}
+
+/* append the low n bits of v (nothing above them) to a stream of words */
+typedef struct BitWriter
+{
+	uint8_t    *out;
+	uint64_t	acc;
+	uint32_t	n;				/* bits in acc, 0 .. 63 */
+} BitWriter;
+
+static inline void
+bits_put(BitWriter *w, uint64_t v, uint32_t n)
+{
+	uint32_t	t = w->n + n;
+	uint64_t	acc = w->acc | (v << w->n),
+				carry = (v >> 1) >> (63 - w->n),	/* v >> (64 - w->n), 0 when w->n is 0 */
+				full = (uint64_t) (t >> 6), /* 0 or 1: t < 128 */
+				keep = full - 1;	/* all ones when the word is not full */
+
+	if (n == 0)
+		return;					/* w->out may be past the stream's end */
+
+	/*
+	 * Without a branch on whether the word filled, which no predictor can
+	 * guess: the word is stored every time, and arithmetic moves on.
+	 */
+	store_word(w->out, acc);
+	w->out += 8 * full;
+	w->acc = (acc & keep) | (carry & ~keep);
+	w->n = t & 63;
+}
+
+static inline void
+bits_flush(BitWriter *w)
+{
+	if (w->n)
+		store_word(w->out, w->acc);
+}
+
+/* the next n bits (0 .. 64) of a stream; never reads a word it does not need */
+typedef struct BitReader
+{
+	const uint8_t *in;
+	uint64_t	cur;
+	uint32_t	avail;			/* bits left in cur */
+} BitReader;
+
+static inline uint64_t
+bits_get(BitReader *r, uint32_t n)
+{
+	uint64_t	v,
+				next;
+	uint32_t	rest;
+
+	if (n == 0)
+		return 0;
+	if (n <= r->avail)
+	{
+		v = n == 64 ? r->cur : r->cur & ((UINT64_C(1) << n) - 1);
+		r->cur = n == 64 ? 0 : r->cur >> n;
+		r->avail -= n;
+		return v;
+	}
+	next = load_word(r->in);
+	r->in += 8;
+	rest = n - r->avail;		/* 1 .. 64 taken from next */
+	v = r->cur | (r->avail ? next << r->avail : next);
+	if (n < 64)
+		v &= (UINT64_C(1) << n) - 1;
+	r->cur = rest == 64 ? 0 : next >> rest;
+	r->avail = 64 - rest;
+	return v;
+}
+
+/* the streams of packed p, positioned at their starts */
+typedef struct PackedStreams
+{
+	uint64_t	n1,
+				n2,
+				n3;
+	uint8_t    *ge2,
+			   *ge3,
+			   *high;
+} PackedStreams;
+
+static void
+packed_streams(const CountingBloom *p, uint64_t n1, uint64_t n2, uint64_t n3, PackedStreams *s)
+{
+	s->n1 = n1;
+	s->n2 = n2;
+	s->n3 = n3;
+	s->ge2 = PACKED_OCC(p) + p->nblocks * 16;
+	s->ge3 = s->ge2 + 8 * words_for(n1, 64);
+	s->high = s->ge3 + 8 * words_for(n2, 64);
+}
+
+/* bits of v at the set bits of m, packed low (PEXT), one bit at a time */
+static inline uint64_t
+extract_bits(uint64_t v, uint64_t m)
+{
+	uint64_t	r = 0;
+
+	for (uint32_t i = 0; m; m &= m - 1, i++)
+		r |= ((v >> __builtin_ctzll(m)) & 1) << i;
+	return r;
+}
+
+/* the low bits of v spread to the set bits of m (PDEP) */
+static inline uint64_t
+deposit_bits(uint64_t v, uint64_t m)
+{
+	uint64_t	r = 0;
+
+	for (; m; m &= m - 1, v >>= 1)
+		r |= (v & 1) << __builtin_ctzll(m);
+	return r;
+}
+
+/* n1, n2, n3 of a plain filter */
+static void
+plain_counts(const CountingBloom *f, uint64_t *n1, uint64_t *n2, uint64_t *n3)
+{
+	uint64_t	a = 0,
+				b = 0,
+				c = 0;
+	const uint8_t *p = f->counters;
+
+	for (uint64_t i = 0; i < f->nblocks * 8; i++, p += 8)
+	{
+		uint64_t	x = load_word(p);
+
+		if (x == 0)
+			continue;
+		a += (uint64_t) bf_popcount64(nibbles_nonzero(x));
+		b += (uint64_t) bf_popcount64(nibbles_ge2(x));
+		c += (uint64_t) bf_popcount64(nibbles_ge3(x));
+	}
+	*n1 = a;
+	*n2 = b;
+	*n3 = c;
+}
+
+#ifdef BF_AVX512_DISPATCH
+BF_TARGET_AVX512 static void
+plain_counts_avx512(const CountingBloom *f, uint64_t *n1, uint64_t *n2, uint64_t *n3)
+{
+	const __m512i low = _mm512_set1_epi64((int64_t) NIBBLE_LOW);
+	__m512i		a = _mm512_setzero_si512(),
+				b = _mm512_setzero_si512(),
+				c = _mm512_setzero_si512();
+
+	for (uint64_t i = 0; i < f->nblocks; i++)
+	{
+		__m512i		x = _mm512_loadu_si512((const void *) (f->counters + 64 * i)),
+					x1 = _mm512_srli_epi64(x, 1),
+					x2 = _mm512_srli_epi64(x, 2),
+					x3 = _mm512_srli_epi64(x, 3),
+					hi = _mm512_or_si512(x2, x3);
+
+		a = _mm512_add_epi64(a, _mm512_popcnt_epi64(
+			_mm512_and_si512(_mm512_or_si512(_mm512_or_si512(x, x1), hi), low)));
+		b = _mm512_add_epi64(b, _mm512_popcnt_epi64(
+			_mm512_and_si512(_mm512_or_si512(x1, hi), low)));
+		c = _mm512_add_epi64(c, _mm512_popcnt_epi64(
+			_mm512_and_si512(_mm512_or_si512(_mm512_and_si512(x, x1), hi), low)));
+	}
+	*n1 = (uint64_t) _mm512_reduce_add_epi64(a);
+	*n2 = (uint64_t) _mm512_reduce_add_epi64(b);
+	*n3 = (uint64_t) _mm512_reduce_add_epi64(c);
+}
+#endif
+
+static void
+counts_of(const CountingBloom *f, uint64_t *n1, uint64_t *n2, uint64_t *n3)
+{
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512())
+	{
+		plain_counts_avx512(f, n1, n2, n3);
+		return;
+	}
+#endif
+	plain_counts(f, n1, n2, n3);
+}
+
+size_t
+counting_packed_size(const CountingBloom *f, CountingPackedCounts *n)
+{
+	counts_of(f, &n->n1, &n->n2, &n->n3);
+	return packed_bytes(f->nblocks, n->n1, n->n2, n->n3);
+}
+
+/* counters of a plain block-half word: 16 of them, streams appended */
+static inline void
+pack_word(uint64_t x, uint64_t *occ, uint32_t shift, BitWriter *w2, BitWriter *w3, BitWriter *wh)
+{
+	uint64_t	o,
+				g2,
+				g3;
+
+	if (x == 0)
+		return;
+	o = gather_nibble_bits(nibbles_nonzero(x));
+	g2 = gather_nibble_bits(nibbles_ge2(x));
+	g3 = gather_nibble_bits(nibbles_ge3(x));
+	*occ |= o << shift;
+	bits_put(w2, extract_bits(g2, o), (uint32_t) bf_popcount64(o));
+	if (g2)
+		bits_put(w3, extract_bits(g3, g2), (uint32_t) bf_popcount64(g2));
+	for (; g3; g3 &= g3 - 1)
+		bits_put(wh, ((x >> (4 * __builtin_ctzll(g3))) & 15) - 3, 4);
+}
+
+static void
+pack_plain(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
+{
+	BitWriter	w2s = *w2p,
+				w3s = *w3p,
+				whs = *whp;
+	BitWriter  *w2 = &w2s,
+			   *w3 = &w3s,
+			   *wh = &whs;
+
+	for (uint64_t b = 0; b < f->nblocks; b++)
+	{
+		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
+
+		for (int half = 0; half < 2; half++)
+		{
+			uint64_t	o = 0;
+
+			for (int w = 0; w < 4; w++)
+				pack_word(load_word(block + 8 * (4 * half + w)), &o, 16 * w, w2, w3, wh);
+			store_word(occ_out + 16 * b + 8 * half, o);
+		}
+	}
+	*w2p = w2s;
+	*w3p = w3s;
+	*whp = whs;
+}
+
+#ifdef BF_AVX512_DISPATCH
+/*
+ * The same streams from whole blocks: a block's 64 bytes widened to its
+ * 128 counters one a byte (in counter order), three byte compares give
+ * the masks of counters >= 1, >= 2 and >= 3 of 64 counters at once, and
+ * PEXT packs each mask's bits under the one before.
+ */
+BF_TARGET_AVX512BW static void
+pack_avx512(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
+{
+	/* local copies, in registers: the stores through out may alias *w2p */
+	BitWriter	w2s = *w2p,
+				w3s = *w3p,
+				whs = *whp;
+	BitWriter  *w2 = &w2s,
+			   *w3 = &w3s,
+			   *wh = &whs;
+	const __m512i low = _mm512_set1_epi16(0x0F0F);
+	const __m512i one = _mm512_set1_epi8(1);
+	const __m512i two = _mm512_set1_epi8(2);
+
+	for (uint64_t b = 0; b < f->nblocks; b++)
+	{
+		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
+
+		for (int half = 0; half < 2; half++)
+		{
+			__m512i		w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *) (block + 32 * half)));
+			__m512i		z = _mm512_and_si512(_mm512_or_si512(w, _mm512_slli_epi16(w, 4)), low);
+			uint64_t	o = _mm512_test_epi8_mask(z, z),
+						g2 = _mm512_cmpgt_epu8_mask(z, one),
+						g3 = _mm512_cmpgt_epu8_mask(z, two);
+
+			store_word(occ_out + 16 * b + 8 * half, o);
+			bits_put(w2, _pext_u64(g2, o), (uint32_t) _mm_popcnt_u64(o));
+			bits_put(w3, _pext_u64(g3, g2), (uint32_t) _mm_popcnt_u64(g2));
+			/* the counters of at least 3 (few): from the block's bytes */
+			for (; g3; g3 &= g3 - 1)
+			{
+				uint32_t	c = 64 * half + (uint32_t) __builtin_ctzll(g3);
+
+				bits_put(wh, (uint64_t) ((block[c >> 1] >> ((c & 1) << 2)) & 15) - 3, 4);
+			}
+		}
+	}
+	*w2p = w2s;
+	*w3p = w3s;
+	*whp = whs;
+}
+#endif
+
+void
+counting_pack(const CountingBloom *f, const CountingPackedCounts *n, void *out)
+{
+	CountingBloom *p = (CountingBloom *) out;
+	PackedStreams s;
+	BitWriter	w2 = {0},
+				w3 = {0},
+				wh = {0};
+
+	memcpy((char *) p + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
+		   COUNTING_HEADER_BYTES - sizeof(uint32_t));
+	p->layout = COUNTING_LAYOUT_PACKED;
+	packed_streams(p, n->n1, n->n2, n->n3, &s);
+	w2.out = s.ge2;
+	w3.out = s.ge3;
+	wh.out = s.high;
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512bw())
+		pack_avx512(f, PACKED_OCC(p), &w2, &w3, &wh);
+	else
+#endif
+		pack_plain(f, PACKED_OCC(p), &w2, &w3, &wh);
+	bits_flush(&w2);
+	bits_flush(&w3);
+	bits_flush(&wh);
+}
+
+/* bits 0 .. 15 of x to bits 0, 4, .., 60 */
+static inline uint64_t
+spread_nibble_bits(uint64_t x)
+{
+	x &= 0xFFFF;
+	x = (x | (x << 24)) & UINT64_C(0x000000FF000000FF);
+	x = (x | (x << 12)) & UINT64_C(0x000F000F000F000F);
+	x = (x | (x << 6)) & UINT64_C(0x0303030303030303);
+	return (x | (x << 3)) & NIBBLE_LOW;
+}
+
+static void
+unpack_plain(const CountingBloom *p, CountingBloom *out, const PackedStreams *s)
+{
+	BitReader	r2 = {s->ge2, 0, 0},
+				r3 = {s->ge3, 0, 0},
+				rh = {s->high, 0, 0};
+	const uint8_t *occ = PACKED_OCC(p);
+
+	for (uint64_t b = 0; b < p->nblocks; b++)
+	{
+		uint8_t    *block = out->counters + b * COUNTING_BLOCK_BYTES;
+
+		for (int half = 0; half < 2; half++)
+		{
+			uint64_t	o64 = load_word(occ + 16 * b + 8 * half);
+
+			for (int w = 0; w < 4; w++)
+			{
+				uint64_t	o = (o64 >> (16 * w)) & 0xFFFF,
+							g2 = 0,
+							g3 = 0,
+							x;
+
+				if (o)
+					g2 = deposit_bits(bits_get(&r2, (uint32_t) bf_popcount64(o)), o);
+				if (g2)
+					g3 = deposit_bits(bits_get(&r3, (uint32_t) bf_popcount64(g2)), g2);
+				x = spread_nibble_bits(o) + spread_nibble_bits(g2) + spread_nibble_bits(g3);
+				for (; g3; g3 &= g3 - 1)
+					x += bits_get(&rh, 4) << (4 * __builtin_ctzll(g3));
+				store_word(block + 8 * (4 * half + w), x);
+			}
+		}
+	}
+}
+
+#ifdef BF_AVX512_DISPATCH
+/*
+ * The inverse of pack_avx512: PDEP puts each stream's bits back under the
+ * mask before, masked byte adds make the 64 counters of a half block, and
+ * VPMADDUBSW (c0 + 16 c1 per pair) with VPMOVWB packs them two a byte.
+ */
+BF_TARGET_AVX512BW static void
+unpack_avx512(const CountingBloom *p, CountingBloom *out, const PackedStreams *s)
+{
+	BitReader	r2 = {s->ge2, 0, 0},
+				r3 = {s->ge3, 0, 0},
+				rh = {s->high, 0, 0};
+	const uint8_t *occ = PACKED_OCC(p);
+	const __m512i one = _mm512_set1_epi8(1);
+	const __m512i pair = _mm512_set1_epi16(0x1001);
+
+	for (uint64_t b = 0; b < p->nblocks; b++)
+	{
+		uint8_t    *block = out->counters + b * COUNTING_BLOCK_BYTES;
+
+		for (int half = 0; half < 2; half++)
+		{
+			uint64_t	o = load_word(occ + 16 * b + 8 * half),
+						g2 = 0,
+						g3 = 0;
+			__m512i		z;
+
+			if (o)
+				g2 = _pdep_u64(bits_get(&r2, (uint32_t) _mm_popcnt_u64(o)), o);
+			if (g2)
+				g3 = _pdep_u64(bits_get(&r3, (uint32_t) _mm_popcnt_u64(g2)), g2);
+			z = _mm512_maskz_mov_epi8(o, one);
+			z = _mm512_mask_add_epi8(z, g2, z, one);
+			z = _mm512_mask_add_epi8(z, g3, z, one);
+			if (g3)
+			{
+				uint8_t		v[64];
+
+				_mm512_storeu_si512((void *) v, z);
+				for (; g3; g3 &= g3 - 1)
+					v[__builtin_ctzll(g3)] += (uint8_t) bits_get(&rh, 4);
+				z = _mm512_loadu_si512((const void *) v);
+			}
+			_mm256_storeu_si256((__m256i *) (block + 32 * half),
+								_mm512_cvtepi16_epi8(_mm512_maddubs_epi16(z, pair)));
+		}
+	}
+}
+#endif
+
+/* n1, n2, n3 of packed p, whose length was checked (counting_check) */
+static void
+packed_counts(const CountingBloom *p, uint64_t *n1, uint64_t *n2, uint64_t *n3)
+{
+	const uint8_t *ge2;
+
+	*n1 = bf_popcount_bytes(PACKED_OCC(p), p->nblocks * 16);
+	ge2 = PACKED_OCC(p) + p->nblocks * 16;
+	*n2 = bf_popcount_bytes(ge2, 8 * words_for(*n1, 64));
+	*n3 = bf_popcount_bytes(ge2 + 8 * words_for(*n1, 64), 8 * words_for(*n2, 64));
+}
+
+void
+counting_unpack(const CountingBloom *p, CountingBloom *out)
+{
+	uint64_t	n1,
+				n2,
+				n3;
+	PackedStreams s;
+
+	packed_counts(p, &n1, &n2, &n3);
+	packed_streams(p, n1, n2, n3, &s);
+	memcpy((char *) out + sizeof(uint32_t), (const char *) p + sizeof(uint32_t),
+		   COUNTING_HEADER_BYTES - sizeof(uint32_t));
+	out->layout = COUNTING_LAYOUT_BLOCKED;
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512bw())
+	{
+		unpack_avx512(p, out, &s);
+		return;
+	}
+#endif
+	unpack_plain(p, out, &s);
+}
+
+const uint64_t *
+counting_occupancy_of(const CountingBloom *p)
+{
+	return (const uint64_t *) PACKED_OCC(p);
+}
+
+void
+counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
+								   const uint64_t *h, size_t n, bool *out)
+{
+#define PREFETCH(i) \
+	__builtin_prefetch(occ + 2 * (uint64_t) bf_range32((uint32_t) (h[i] >> 32), (uint32_t) f->nblocks))
+#define PROBE(i) (out[i] = counting_occupancy_contains(f, occ, h[i]))
+	BF_PROBE_MANY(f->nblocks * 16, n, ADD_PREFETCH_AHEAD, PREFETCH, PROBE);
+#undef PREFETCH
+#undef PROBE
+}
+
+/*
+ * The streams of a packed value from outside: each exactly as long as the
+ * one before says, no bit set past its end, every high nibble at most 12
+ * (a counter is at most 15).  len was checked to be at least the header
+ * and the occupancy.
+ */
+static BfStatus
+check_packed(const CountingBloom *p, size_t len, char *errbuf)
+{
+	uint64_t	n1,
+				n2,
+				n3;
+	size_t		need;
+	PackedStreams s;
+
+	n1 = bf_popcount_bytes(PACKED_OCC(p), p->nblocks * 16);
+	need = packed_bytes(p->nblocks, n1, 0, 0);
+	if (len < need)
+		goto short_value;
+	n2 = bf_popcount_bytes(PACKED_OCC(p) + p->nblocks * 16, 8 * words_for(n1, 64));
+	need = packed_bytes(p->nblocks, n1, n2, 0);
+	if (len < need)
+		goto short_value;
+	n3 = bf_popcount_bytes(PACKED_OCC(p) + p->nblocks * 16 + 8 * words_for(n1, 64),
+						   8 * words_for(n2, 64));
+	need = packed_bytes(p->nblocks, n1, n2, n3);
+	if (len != need)
+		goto short_value;
+	packed_streams(p, n1, n2, n3, &s);
+	if ((n1 % 64 && load_word(s.ge2 + 8 * (n1 / 64)) >> (n1 % 64)) ||
+		(n2 % 64 && load_word(s.ge3 + 8 * (n2 / 64)) >> (n2 % 64)) ||
+		(n3 % 16 && load_word(s.high + 8 * (n3 / 16)) >> (4 * (n3 % 16))))
+		return bf_fail(errbuf, BF_ERR_CORRUPT, "countingbloom packed counters have bits past their end");
+	for (uint64_t i = 0; i < words_for(n3, 16); i++)
+	{
+		uint64_t	x = load_word(s.high + 8 * i);
+
+		/* a nibble of 13 .. 15 is 11xx with bit 2 or bit 0 set */
+		if ((x >> 3) & (x >> 2) & ((x >> 1) | x) & NIBBLE_LOW)
+			return bf_fail(errbuf, BF_ERR_CORRUPT, "countingbloom packed counter above 15");
+	}
+	return BF_OK;
+
+short_value:
+	return bf_fail(errbuf, BF_ERR_CORRUPT,
+				   "countingbloom packed value has %zu bytes, its counters need %zu",
+				   len, need);
+}
 
 /* ---- validation ---- */
 
@@ -617,13 +1166,14 @@ counting_check(const void *data, size_t len, char *errbuf)
 	BfStatus	st;
 	uint64_t	ncells;
 
-	st = bf_check_header(data, len, COUNTING_HEADER_BYTES + COUNTING_BLOCK_BYTES,
+	/* the smallest value: one block, packed (16 bytes of occupancy) */
+	st = bf_check_header(data, len, COUNTING_HEADER_BYTES + 16,
 						 BF_KIND_COUNTING, "countingbloom", errbuf);
 	if (st != BF_OK)
 		return st;
 	if (f->hdr.flags != 0 || f->reserved != 0)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "countingbloom reserved fields are not zero");
-	if (f->layout != COUNTING_LAYOUT_BLOCKED)
+	if (f->layout != COUNTING_LAYOUT_BLOCKED && f->layout != COUNTING_LAYOUT_PACKED)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid countingbloom layout %u", f->layout);
 	if (f->counter_bits != COUNTING_COUNTER_BITS)
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
@@ -640,7 +1190,18 @@ counting_check(const void *data, size_t len, char *errbuf)
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "invalid countingbloom block count %llu",
 					   (unsigned long long) f->nblocks);
-	if (len != COUNTING_HEADER_BYTES + f->nblocks * COUNTING_BLOCK_BYTES)
+	if (f->layout == COUNTING_LAYOUT_PACKED)
+	{
+		if (len < COUNTING_HEADER_BYTES + f->nblocks * 16)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "countingbloom value has %zu bytes, the occupancy of %llu blocks needs %llu",
+						   len, (unsigned long long) f->nblocks,
+						   (unsigned long long) (COUNTING_HEADER_BYTES + f->nblocks * 16));
+		st = check_packed(f, len, errbuf);
+		if (st != BF_OK)
+			return st;
+	}
+	else if (len != COUNTING_HEADER_BYTES + f->nblocks * COUNTING_BLOCK_BYTES)
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "countingbloom value has %zu bytes, %llu blocks need %llu",
 					   len, (unsigned long long) f->nblocks,

@@ -50,12 +50,91 @@ counting_new(int64 capacity, double fpr)
 	return f;
 }
 
+/*
+ * What a function returns: f (blocked layout) packed, unless packing would
+ * make it larger (counting.h).  A stored value is then read by probes
+ * where it lies, with nothing for TOAST to compress and decompress.
+ */
+static Datum
+counting_result(CountingBloom *f)
+{
+	CountingPackedCounts n;
+	size_t		size = counting_packed_size(f, &n);
+	void	   *p;
+
+	if (size >= VARSIZE(f))
+		PG_RETURN_POINTER(f);
+	p = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
+	counting_pack(f, &n, p);
+	pfree(f);
+	PG_RETURN_POINTER(p);
+}
+
+/* the blocked layout of f, f itself when it has it, else unpacked in cxt */
+static CountingBloom *
+counting_plain_of(const CountingBloom *f, MemoryContext cxt)
+{
+	CountingBloom *out;
+
+	if (f->layout != COUNTING_LAYOUT_PACKED)
+		return (CountingBloom *) f;
+	out = pgbf_alloc_value_uninit(cxt, counting_size(f));
+	counting_unpack(f, out);
+	return out;
+}
+
+/* a private copy of argument argno in the blocked layout, to change */
+static CountingBloom *
+counting_arg_copy(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	CountingBloom *out;
+
+	if (((CountingBloom *) v)->layout != COUNTING_LAYOUT_PACKED)
+		return (CountingBloom *) (v == raw ? PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(argno)) : v);
+	out = counting_plain_of((CountingBloom *) v, CurrentMemoryContext);
+	if (v != raw)
+		pfree(v);
+	return out;
+}
+
+static void *
+counting_derive_plain(const void *value, MemoryContext cxt)
+{
+	return counting_plain_of((const CountingBloom *) value, cxt);
+}
+
+static Size
+counting_plain_bytes(const void *value)
+{
+	return counting_size((const CountingBloom *) value);
+}
+
+/*
+ * Argument argno in the blocked layout, to read counters from: a packed
+ * value is unpacked once per query when cached (pgbf_cached_arg), else
+ * for this call.
+ */
+static const CountingBloom *
+counting_plain_arg(FunctionCallInfo fcinfo, int argno)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, argno);
+	const void *plain;
+
+	if (f->layout != COUNTING_LAYOUT_PACKED)
+		return f;
+	f = pgbf_cached_arg_derived(fcinfo, argno, counting_derive_plain, counting_plain_bytes,
+								&plain, true);
+	return plain ? plain : counting_plain_of(f, CurrentMemoryContext);
+}
+
 /* counting_bloom_create(capacity, fpr): sized once, never grows */
 PG_FUNCTION_INFO_V1(counting_bloom_create);
 Datum
 counting_bloom_create(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_POINTER(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
+	return counting_result(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
 }
 
 /* a fixed-size filter cannot take more: say so rather than degrade */
@@ -81,10 +160,10 @@ add_or_error(CountingBloom *f, uint64 h)
 static Datum
 counting_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 
 	add_or_error(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
-	PG_RETURN_POINTER(f);
+	return counting_result(f);
 }
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_add, counting_add_impl)
@@ -94,24 +173,24 @@ PG_FUNCTION_INFO_V1(counting_bloom_add_array);
 Datum
 counting_bloom_add_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 	uint64	   *hashes;
 	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
 
 	if (counting_add_hashes(f, hashes, (size_t) n) < (size_t) n)
 		full_error(f);
 	pfree(hashes);
-	PG_RETURN_POINTER(f);
+	return counting_result(f);
 }
 
 /* an element reported absent leaves the filter as it was */
 static Datum
 counting_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 
 	(void) counting_remove_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
-	PG_RETURN_POINTER(f);
+	return counting_result(f);
 }
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_remove, counting_remove_impl)
@@ -121,14 +200,14 @@ PG_FUNCTION_INFO_V1(counting_bloom_remove_array);
 Datum
 counting_bloom_remove_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *f = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 	uint64	   *hashes;
 	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
 
 	for (int i = 0; i < n; i++)
 		(void) counting_remove_hash(f, hashes[i]);
 	pfree(hashes);
-	PG_RETURN_POINTER(f);
+	return counting_result(f);
 }
 
 /* the occupancy bits of a cached filter (counting.h) */
@@ -149,19 +228,26 @@ counting_occupancy_bytes(const void *value)
 }
 
 /*
- * Probes read the filter detoasted once per query (pgbf_cached_arg), and a
- * filter probed many times through its occupancy bits: one bit per
- * counter, a quarter of the memory to miss in (measured: a probe of a
- * 1M-element filter through a scan from 3.0x the scan to 1.7x).
+ * Probes read the filter detoasted once per query (pgbf_cached_arg), and
+ * through its occupancy bits: one bit per counter, a quarter of the memory
+ * to miss in (measured: a probe of a 1M-element filter through a scan from
+ * 3.0x the scan to 1.7x).  A packed value has them in place; a value in
+ * the blocked layout (written by an older release) has them derived once
+ * it has been probed often enough.
  */
 static bool
 counting_probe_arg(FunctionCallInfo fcinfo, int fargno, int xargno, PgbfElem kind)
 {
 	const void *occ;
-	const CountingBloom *f = pgbf_cached_arg_derived(fcinfo, fargno, counting_derive_occupancy,
-													 counting_occupancy_bytes, &occ);
-	uint64		h = pgbf_hash_arg(fcinfo, xargno, kind, f->hdr.seed);
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, fargno);
+	uint64		h;
 
+	if (f->layout == COUNTING_LAYOUT_PACKED)
+		return counting_occupancy_contains(f, counting_occupancy_of(f),
+										   pgbf_hash_arg(fcinfo, xargno, kind, f->hdr.seed));
+	f = pgbf_cached_arg_derived(fcinfo, fargno, counting_derive_occupancy,
+								counting_occupancy_bytes, &occ, false);
+	h = pgbf_hash_arg(fcinfo, xargno, kind, f->hdr.seed);
 	return occ ? counting_occupancy_contains(f, occ, h) : counting_contains_hash(f, h);
 }
 
@@ -173,8 +259,26 @@ counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
 
+static void
+counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out)
+{
+	const CountingBloom *f = value;
+
+	if (f->layout == COUNTING_LAYOUT_PACKED)
+		counting_occupancy_contains_hashes(f, counting_occupancy_of(f), h, n, out);
+	else
+		counting_contains_hashes(f, h, n, out);
+}
+
 /* counting_bloom_contains(f, xs[]): one answer per element */
-PGBF_CONTAINS_ARRAY(counting_bloom_contains_array, CountingBloom, counting_contains_hashes)
+PG_FUNCTION_INFO_V1(counting_bloom_contains_array);
+Datum
+counting_bloom_contains_array(PG_FUNCTION_ARGS)
+{
+	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+
+	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, counting_probe_many);
+}
 
 /* x <@ f: the commutator, element first */
 static Datum
@@ -189,7 +293,7 @@ PGBF_ELEM_ENTRY_POINTS(counting_bloom_contained, counting_contained_impl)
 static Datum
 counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+	const CountingBloom *f = counting_plain_arg(fcinfo, 0);
 
 	PG_RETURN_INT32(counting_count_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
 }
@@ -204,8 +308,9 @@ PG_FUNCTION_INFO_V1(counting_bloom_union);
 Datum
 counting_bloom_union(PG_FUNCTION_ARGS)
 {
-	CountingBloom *a = (CountingBloom *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
-	const CountingBloom *b = (const CountingBloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	CountingBloom *a = counting_arg_copy(fcinfo, 0);
+	const CountingBloom *b = counting_plain_of((const CountingBloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(1)),
+											   CurrentMemoryContext);
 	char		errbuf[BF_ERRLEN];
 	BfStatus	st;
 
@@ -217,7 +322,7 @@ counting_bloom_union(PG_FUNCTION_ARGS)
 				(errcode(st == BF_ERR_FULL ? ERRCODE_PROGRAM_LIMIT_EXCEEDED
 						 : ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s", errbuf)));
-	PG_RETURN_POINTER(a);
+	return counting_result(a);
 }
 
 /* everything a user needs to judge size, load and rate, as jsonb */
@@ -225,7 +330,8 @@ PG_FUNCTION_INFO_V1(counting_bloom_info);
 Datum
 counting_bloom_info(PG_FUNCTION_ARGS)
 {
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+	const CountingBloom *v = pgbf_cached_arg(fcinfo, 0);
+	const CountingBloom *f = counting_plain_arg(fcinfo, 0);
 	uint64		counters = f->nblocks * COUNTING_BLOCK_CELLS;
 	CountingStats st;
 	StringInfoData s;
@@ -240,12 +346,12 @@ counting_bloom_info(PG_FUNCTION_ARGS)
 					 "\"fpr_at_capacity\": %.17g, \"bytes_per_element\": %.4f, "
 					 "\"seed\": %llu, \"hash\": \"xxh3_64\", \"format_version\": %u}",
 					 (unsigned long long) counters, (unsigned) f->counter_bits,
-					 (unsigned long long) f->nblocks, (unsigned) VARSIZE(f), f->nhashes,
+					 (unsigned long long) f->nblocks, (unsigned) VARSIZE(v), f->nhashes,
 					 (unsigned long long) f->capacity, (unsigned long long) f->count,
 					 (unsigned long long) st.nonzero, (unsigned long long) st.saturated,
 					 (double) st.nonzero / (double) counters,
 					 f->fpr, st.fpr_estimate, counting_model_fpr(f, f->capacity),
-					 (double) VARSIZE(f) / (double) f->capacity,
+					 (double) VARSIZE(v) / (double) f->capacity,
 					 (unsigned long long) f->hdr.seed, f->hdr.version);
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
 }
@@ -294,10 +400,10 @@ counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
 				 errhint("Give a larger capacity, or leave it out to size the filter from the input.")));
 	f = counting_new(capacity, fpr);
 	if (ks == NULL)
-		PG_RETURN_POINTER(f);
+		return counting_result(f);
 	/* ascending: a block is chosen by the top bits, so the adds walk it in order */
 	(void) counting_add_hashes(f, ks->hashes, ks->count);
-	PG_RETURN_POINTER(f);
+	return counting_result(f);
 }
 
 /* counting_bloom_agg(x) and counting_bloom_agg(x, fpr) */

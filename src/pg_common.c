@@ -549,13 +549,14 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * Deriving costs about what a few thousand probes save, so it waits until
- * the value has been probed that often (a single lookup never pays it):
- * one use per 64 bytes of the value.
+ * Deriving costs about what a few thousand probes save, so unless eager
+ * (the caller cannot do without it) it waits until the value has been
+ * probed that often (a single lookup never pays it).
  */
 const void *
 pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
-						Size (*aux_size) (const void *value), const void **aux)
+						Size (*aux_size) (const void *value), const void **aux,
+						bool eager)
 {
 	const void *value = pgbf_cached_arg(fcinfo, argno);
 	PgbfArgCache *cache = (PgbfArgCache *) fcinfo->flinfo->fn_extra;
@@ -577,7 +578,7 @@ pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
 		 * probe of a filter that has left the caches (a 5.9 MB one probed
 		 * by a scan, bench/README.md, eleventh round).
 		 */
-		if (++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
+		if (!eager && ++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
 			return value;
 		if (e->aux)
 		{

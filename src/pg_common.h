@@ -191,14 +191,15 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 /*
  * As pgbf_cached_arg, and *aux a structure derive builds from the value
  * (aux_size bytes, allocated in cxt), kept and freed with the cached value
- * and counted in the cache's cap.  *aux is NULL until the value has been
- * probed often enough to repay building it, and for values not cached.
+ * and counted in the cache's cap.  *aux is NULL for values not cached,
+ * and, unless eager, until the value has been probed often enough to
+ * repay building it.
  */
 typedef void *(*PgbfDeriveFn) (const void *value, MemoryContext cxt);
 extern const void *pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno,
 										   PgbfDeriveFn derive,
 										   Size (*aux_size) (const void *value),
-										   const void **aux);
+										   const void **aux, bool eager);
 
 /* ---- aggregates ---- */
 

@@ -1,7 +1,8 @@
 /*
  * fuzz_counting.c
  *		libFuzzer harness for the countingbloom checker: any bytes either
- *		fail counting_check or make a value every operation can use safely.
+ *		fail counting_check or make a value every operation can use safely
+ *		(a packed one once unpacked).
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
  *		test/fuzz/fuzz_counting.c src/bfcore.c src/counting.c -lm
@@ -26,6 +27,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (counting_check(f, size, NULL) == BF_OK)
 	{
 		uint64_t	h = bf_hash_bytes(data, size < 16 ? size : 16, 0);
+
+		/* packed: probed in place, then every operation on its counters */
+		if (f->layout == COUNTING_LAYOUT_PACKED)
+		{
+			CountingBloom *plain = malloc(counting_size(f));
+			CountingPackedCounts n;
+
+			(void) counting_occupancy_contains(f, counting_occupancy_of(f), h);
+			counting_unpack(f, plain);
+			if (counting_packed_size(plain, &n) != size)
+				abort();		/* the packed form of a value is unique */
+			free(f);
+			f = plain;
+			size = counting_size(f);
+		}
 
 		(void) counting_contains_hash(f, h);
 		(void) counting_count_hash(f, h);

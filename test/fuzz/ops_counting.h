@@ -7,11 +7,43 @@ static void
 fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 {
 	const CountingBloom *f = value;
-	CountingBloom *w = fuzz_malloc(len);
+	CountingBloom *w,
+			   *plain = NULL;
 	uint64_t	rs = bf_hash_bytes(data, size, 0);
 	CountingStats st;
 	char		errbuf[BF_ERRLEN];
 
+	/*
+	 * Packed: unpacks to a valid value whose probes are the occupancy's,
+	 * and packs back to the same bytes; then the rest runs on that.
+	 */
+	if (f->layout == COUNTING_LAYOUT_PACKED)
+	{
+		CountingPackedCounts n;
+		uint8_t    *again;
+		size_t		plen = counting_size(f);
+
+		plain = fuzz_malloc(plen);
+		counting_unpack(f, plain);
+		fuzz_set_varsize(plain, plen);
+		FUZZ_ASSERT(counting_check(plain, plen, errbuf) == BF_OK, "unpacked: %s", errbuf);
+		for (int i = 0; i < 16; i++)
+		{
+			uint64_t	h = fuzz_rand(&rs);
+
+			FUZZ_ASSERT(counting_occupancy_contains(f, counting_occupancy_of(f), h) ==
+						counting_contains_hash(plain, h), "packed probe differs");
+		}
+		FUZZ_ASSERT(counting_packed_size(plain, &n) == len, "packed size %zu != %zu",
+					counting_packed_size(plain, &n), len);
+		again = fuzz_malloc(len);
+		counting_pack(plain, &n, again);
+		FUZZ_ASSERT(memcmp(again + 4, (const uint8_t *) f + 4, len - 4) == 0, "repacked bytes differ");
+		free(again);
+		f = plain;
+		len = plen;
+	}
+	w = fuzz_malloc(len);
 	FUZZ_ASSERT(counting_size(f) == len, "counting_size %zu != %zu", counting_size(f), len);
 	for (int i = 0; i < 16; i++)
 	{
@@ -45,6 +77,7 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 	if (counting_union_into(w, f, errbuf) == BF_OK)
 		FUZZ_ASSERT(counting_check(w, len, errbuf) == BF_OK, "after self union: %s", errbuf);
 	free(w);
+	free(plain);
 }
 
 static void
@@ -67,6 +100,17 @@ fuzz_seeds(void (*emit) (const void *value, size_t len))
 		for (uint64_t i = 0; i < caps[c] / 2 + 1; i++)
 			(void) counting_add_hash(f, fuzz_rand(&rs));
 		emit(f, len);
+		{
+			/* and packed, as every function writes it */
+			CountingPackedCounts n;
+			size_t		plen = counting_packed_size(f, &n);
+			uint8_t    *p = fuzz_malloc(plen);
+
+			counting_pack(f, &n, p);
+			fuzz_set_varsize(p, plen);
+			emit(p, plen);
+			free(p);
+		}
 		free(f);
 	}
 }

@@ -637,6 +637,210 @@ test_isa_copies_agree(void)
 	}
 }
 
+/*
+ * The packed layout, from its definition in counting.h, one counter at a
+ * time: what counting_pack must write, byte for byte.
+ */
+typedef struct RefStream
+{
+	uint8_t    *p;
+	uint64_t	nbits;
+} RefStream;
+
+static void
+ref_put(RefStream *s, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, s->nbits++)
+		if ((v >> i) & 1)
+			s->p[s->nbits / 8] |= (uint8_t) (1u << (s->nbits % 8));
+}
+
+static size_t
+ref_pack(const CountingBloom *f, uint8_t *out, uint64_t n[3])
+{
+	uint64_t	ncells = f->nblocks * COUNTING_BLOCK_CELLS;
+	uint8_t    *s2 = calloc(ncells / 8 + 8, 1),
+			   *s3 = calloc(ncells / 8 + 8, 1),
+			   *sh = calloc(ncells / 2 + 8, 1);
+	RefStream	r2 = {s2, 0},
+				r3 = {s3, 0},
+				rh = {sh, 0};
+	uint8_t    *occ = out + COUNTING_HEADER_BYTES;
+	size_t		off;
+
+	memcpy(out, f, COUNTING_HEADER_BYTES);
+	out[24] = COUNTING_LAYOUT_PACKED;
+	memset(occ, 0, f->nblocks * 16);
+	for (uint64_t c = 0; c < ncells; c++)
+	{
+		int			v = (f->counters[c / 2] >> (4 * (c % 2))) & 15;
+
+		if (v >= 1)
+		{
+			occ[c / 8] |= (uint8_t) (1u << (c % 8));
+			ref_put(&r2, v >= 2, 1);
+		}
+		if (v >= 2)
+			ref_put(&r3, v >= 3, 1);
+		if (v >= 3)
+			ref_put(&rh, (uint64_t) (v - 3), 4);
+	}
+	off = COUNTING_HEADER_BYTES + f->nblocks * 16;
+	memcpy(out + off, s2, (r2.nbits + 63) / 64 * 8);
+	off += (r2.nbits + 63) / 64 * 8;
+	memcpy(out + off, s3, (r3.nbits + 63) / 64 * 8);
+	off += (r3.nbits + 63) / 64 * 8;
+	memcpy(out + off, sh, (rh.nbits + 63) / 64 * 8);
+	off += (rh.nbits + 63) / 64 * 8;
+	n[0] = r2.nbits;
+	n[1] = r3.nbits;
+	n[2] = rh.nbits / 4;
+	free(s2);
+	free(s3);
+	free(sh);
+	return off;
+}
+
+/* fill f's counters: each zero with probability 1 - nz, else 1 .. 15 skewed low */
+static void
+fill_counters(CountingBloom *f, double nz)
+{
+	for (uint64_t i = 0; i < f->nblocks * COUNTING_BLOCK_BYTES; i++)
+	{
+		uint8_t		b = 0;
+
+		for (int half = 0; half < 2; half++)
+		{
+			uint64_t	r = rng();
+			int			v = 0;
+
+			if ((double) (r >> 11) / 9007199254740992.0 < nz)
+			{
+				v = 1;
+				while (v < 15 && (rng() & 3) == 0)
+					v++;
+				if ((r & 255) == 7)
+					v = 15;
+			}
+			b |= (uint8_t) (v << (4 * half));
+		}
+		f->counters[i] = b;
+	}
+}
+
+static void
+test_packed(void)
+{
+	const double fills[] = {0.0, 0.01, 0.3, 0.6, 0.95, 1.0};
+
+	for (int t = 0; t < 12; t++)
+	{
+		uint64_t	cap = t < 6 ? 1000 : 100000;
+		CountingBloom *f = new_filter(cap, 0.01);
+		size_t		plain = counting_size(f);
+		size_t		size,
+					rsize;
+		uint8_t    *ref,
+				   *p[3];
+		CountingBloom *u;
+		uint64_t   *occ;
+		uint64_t	n[3];
+		CountingPackedCounts pc;
+
+		rng_state = 1000 + t;
+		if (t == 5 || t == 11)
+		{
+			/* a real filter: adds, then a saturated element */
+			for (uint64_t i = 0; i < cap - 20; i++)
+				(void) counting_add_hash(f, rng());
+			for (int i = 0; i < 20; i++)
+				(void) counting_add_hash(f, 42);
+		}
+		else
+			fill_counters(f, fills[t % 6]);
+		ref = calloc(1, plain * 2 + 1024);
+		rsize = ref_pack(f, ref, n);
+		size = counting_packed_size(f, &pc);
+		CHECK(size == rsize, "fill %d: packed size %zu, reference %zu", t, size, rsize);
+		for (int isa = 0; isa <= 2; isa++)
+		{
+			(void) bf_set_isa_limit(isa);
+			CHECK(counting_packed_size(f, &pc) == size, "isa %d: packed size differs", isa);
+			p[isa] = calloc(1, size);
+			counting_pack(f, &pc, p[isa]);
+			CHECK(memcmp(p[isa] + 4, ref + 4, size - 4) == 0, "fill %d isa %d: packed bytes differ from the reference", t, isa);
+			CHECK(counting_check(p[isa], size, NULL) == BF_OK, "fill %d isa %d: packed value fails its checker", t, isa);
+			u = calloc(1, plain);
+			counting_unpack((CountingBloom *) p[isa], u);
+			CHECK(memcmp((char *) u + 4, (char *) f + 4, plain - 4) == 0, "fill %d isa %d: unpack is not the original", t, isa);
+			free(u);
+		}
+		(void) bf_set_isa_limit(2);
+
+		/* the occupancy in place is the derived one; probes agree */
+		occ = calloc(1, counting_occupancy_size(f));
+		counting_occupancy(f, occ);
+		CHECK(memcmp(occ, counting_occupancy_of((CountingBloom *) p[2]), counting_occupancy_size(f)) == 0,
+			  "fill %d: packed occupancy differs from the derived one", t);
+		{
+			uint64_t	h[300];
+			bool		got[300];
+
+			for (int i = 0; i < 300; i++)
+				h[i] = rng();
+			counting_occupancy_contains_hashes(f, counting_occupancy_of((CountingBloom *) p[2]), h, 300, got);
+			for (int i = 0; i < 300; i++)
+				CHECK(got[i] == counting_contains_hash(f, h[i]), "fill %d: packed probe %d differs", t, i);
+		}
+		free(occ);
+
+		/* corrupt packed values are refused */
+		CHECK(counting_check(p[2], size - 8, NULL) != BF_OK, "fill %d: truncated packed value accepted", t);
+		{
+			uint8_t    *q = calloc(1, size + 8);
+
+			memcpy(q, p[2], size);
+			CHECK(counting_check(q, size + 8, NULL) != BF_OK, "fill %d: packed value with a trailing word accepted", t);
+			/* a bit past the end of each stream, then a counter above 15 */
+			size_t		ge3 = COUNTING_HEADER_BYTES + f->nblocks * 16 + (n[0] + 63) / 64 * 8,
+						high = ge3 + (n[1] + 63) / 64 * 8;
+
+			if (n[0] % 64)
+			{
+				memcpy(q, p[2], size);
+				q[ge3 - 1] |= 0x80;
+				CHECK(counting_check(q, size, NULL) != BF_OK, "fill %d: bit past ge2 accepted", t);
+			}
+			if (n[1] % 64)
+			{
+				memcpy(q, p[2], size);
+				q[high - 1] |= 0x80;
+				CHECK(counting_check(q, size, NULL) != BF_OK, "fill %d: bit past ge3 accepted", t);
+			}
+			if (n[2] % 16)
+			{
+				memcpy(q, p[2], size);
+				q[size - 1] |= 0x80;
+				CHECK(counting_check(q, size, NULL) != BF_OK, "fill %d: nibble past high accepted", t);
+			}
+			if (n[2] > 0)
+			{
+				memcpy(q, p[2], size);
+				q[high] = (uint8_t) ((q[high] & 0xF0) | 13);
+				CHECK(counting_check(q, size, NULL) != BF_OK, "fill %d: counter of 16 accepted", t);
+			}
+			CHECK(t % 6 != 2 || (n[0] % 64 && n[1] % 64 && n[2] % 16 && n[2] > 0),
+				  "fill %d: the corruptions above did not all run", t);
+			free(q);
+		}
+		free(p[0]);
+		free(p[1]);
+		free(p[2]);
+		free(ref);
+		free(f);
+	}
+}
+
 int
 main(void)
 {
@@ -650,6 +854,7 @@ main(void)
 	test_union_and_capacity();
 	test_checker();
 	test_isa_copies_agree();
+	test_packed();
 	if (failures)
 	{
 		fprintf(stderr, "test_counting: %d failures\n", failures);
