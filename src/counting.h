@@ -36,7 +36,7 @@
  *	high		ceil(n3 / 16) words: nibble i % 16 of word i / 16 is the
  *				i-th counter of at least 3, minus 3 (0 .. 12)
  *
- * Most counters are 0 or 1, so this is about 2.7 bits a counter where the
+ * Most counters are 0 or 1, so this is about 1.4 bits a counter where the
  * blocked layout takes 4 (1M elements at 1%: 2.0 MB against 5.9 MB), and a
  * probe reads the occupancy where it lies: no decompression, no copy of
  * the counters.  Values are written packed unless that would be larger;
