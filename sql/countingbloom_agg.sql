@@ -32,6 +32,9 @@ SELECT bytea(counting_bloom_agg(x, 0.001)) = bytea(counting_bloom_add(counting_b
   FROM generate_series(1, 100) x;
 SELECT bytea(counting_bloom_agg(x, 500, 0.02)) = bytea(counting_bloom_add(counting_bloom_create(500, 0.02), ARRAY(SELECT generate_series(1, 100)::bigint))) AS same_as_adds_sized
   FROM generate_series(1, 100) x, generate_series(1, 5);
+-- thousands of blocks, built straight into the packed form block by block
+SELECT bytea(counting_bloom_agg(x, 40000, 0.01)) = bytea(counting_bloom_add(counting_bloom_create(40000, 0.01), ARRAY(SELECT generate_series(30000, 1, -1)::bigint))) AS same_as_adds_blocks
+  FROM generate_series(1, 30000) x, generate_series(1, 2);
 -- a sized state that has taken a quarter of its capacity grows straight to
 -- the table the capacity needs: same filter, and one past capacity still fails
 SELECT bytea(counting_bloom_agg(x, 20000, 0.01)) = bytea(counting_bloom_add(counting_bloom_create(20000, 0.01), ARRAY(SELECT generate_series(1, 20000)::bigint))) AS same_as_adds_after_jump

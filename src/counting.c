@@ -603,6 +603,24 @@ counting_occupancy_contains(const CountingBloom *f, const uint64_t *occ, uint64_
 	return (all & 1) != 0;
 }
 
+#ifdef BF_AVX512_DISPATCH
+/* h's counters as bits 0 .. 127 of an xmm (counter c: bit c % 64 of lane c / 64) */
+BF_TARGET_AVX512 static inline __attribute__((always_inline)) __m128i
+block_bits128(uint64_t h, uint32_t k)
+{
+	const __m128i lane_base = _mm_set_epi64x(64, 0);
+	const __m128i one = _mm_set1_epi64x(1);
+	__m128i		m = _mm_setzero_si128();
+
+#define CELL_DO(t) \
+	(m = _mm_or_si128(m, _mm_sllv_epi64(one, \
+		_mm_sub_epi64(_mm_set1_epi64x((int64_t) CELL(t)), lane_base))))
+	CELLS_WALK(h, k);
+#undef CELL_DO
+	return m;
+}
+#endif
+
 #undef CELL
 #undef CELLS_WALK
 #undef COUNTER
@@ -848,29 +866,30 @@ pack_word(uint64_t x, uint64_t *occ, uint32_t shift, BitWriter *w2, BitWriter *w
 		bits_put(wh, ((x >> (4 * __builtin_ctzll(g3))) & 15) - 3, 4);
 }
 
+/* one block of counters (blocked layout) onto the streams */
+static inline void
+pack_block_plain(const uint8_t *block, uint8_t *occ_out, BitWriter *w2, BitWriter *w3, BitWriter *wh)
+{
+	for (int half = 0; half < 2; half++)
+	{
+		uint64_t	o = 0;
+
+		for (int w = 0; w < 4; w++)
+			pack_word(load_word(block + 8 * (4 * half + w)), &o, 16 * w, w2, w3, wh);
+		store_word(occ_out + 8 * half, o);
+	}
+}
+
 static void
 pack_plain(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
 {
 	BitWriter	w2s = *w2p,
 				w3s = *w3p,
 				whs = *whp;
-	BitWriter  *w2 = &w2s,
-			   *w3 = &w3s,
-			   *wh = &whs;
 
 	for (uint64_t b = 0; b < f->nblocks; b++)
-	{
-		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
-
-		for (int half = 0; half < 2; half++)
-		{
-			uint64_t	o = 0;
-
-			for (int w = 0; w < 4; w++)
-				pack_word(load_word(block + 8 * (4 * half + w)), &o, 16 * w, w2, w3, wh);
-			store_word(occ_out + 16 * b + 8 * half, o);
-		}
-	}
+		pack_block_plain(f->counters + b * COUNTING_BLOCK_BYTES, occ_out + 16 * b,
+						 &w2s, &w3s, &whs);
 	*w2p = w2s;
 	*w3p = w3s;
 	*whp = whs;
@@ -878,11 +897,49 @@ pack_plain(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *
 
 #ifdef BF_AVX512_DISPATCH
 /*
- * The same streams from whole blocks: a block's 64 bytes widened to its
- * 128 counters one a byte (in counter order), three byte compares give
- * the masks of counters >= 1, >= 2 and >= 3 of 64 counters at once, and
- * PEXT packs each mask's bits under the one before.
+ * The same streams from a whole block in a register: its 64 bytes widened
+ * to its 128 counters one a byte (in counter order), three byte compares
+ * give the masks of counters >= 1, >= 2 and >= 3 of 64 counters at once,
+ * and PEXT packs each mask's bits under the one before.
  */
+BF_TARGET_AVX512BW static inline __attribute__((always_inline)) void
+pack_half_avx512(__m512i z, uint8_t *occ_out, BitWriter *w2, BitWriter *w3, BitWriter *wh)
+{
+	const __m512i one = _mm512_set1_epi8(1);
+	const __m512i two = _mm512_set1_epi8(2);
+	uint64_t	o = _mm512_test_epi8_mask(z, z),
+				g2 = _mm512_cmpgt_epu8_mask(z, one),
+				g3 = _mm512_cmpgt_epu8_mask(z, two);
+
+	store_word(occ_out, o);
+	bits_put(w2, _pext_u64(g2, o), (uint32_t) _mm_popcnt_u64(o));
+	bits_put(w3, _pext_u64(g3, g2), (uint32_t) _mm_popcnt_u64(g2));
+	/* the counters of at least 3 (few): one a byte in z */
+	if (g3)
+	{
+		uint8_t		zb[64];
+
+		_mm512_storeu_si512((void *) zb, z);
+		for (; g3; g3 &= g3 - 1)
+			bits_put(wh, (uint64_t) zb[__builtin_ctzll(g3)] - 3, 4);
+	}
+}
+
+BF_TARGET_AVX512BW static inline __attribute__((always_inline)) void
+pack_block_avx512(__m512i x, uint8_t *occ_out, BitWriter *w2, BitWriter *w3, BitWriter *wh)
+{
+	const __m512i low = _mm512_set1_epi16(0x0F0F);
+
+	for (int half = 0; half < 2; half++)
+	{
+		__m512i		w = _mm512_cvtepu8_epi16(half ? _mm512_extracti64x4_epi64(x, 1)
+											 : _mm512_castsi512_si256(x));
+
+		pack_half_avx512(_mm512_and_si512(_mm512_or_si512(w, _mm512_slli_epi16(w, 4)), low),
+						 occ_out + 8 * half, w2, w3, wh);
+	}
+}
+
 BF_TARGET_AVX512BW static void
 pack_avx512(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
 {
@@ -890,37 +947,10 @@ pack_avx512(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter 
 	BitWriter	w2s = *w2p,
 				w3s = *w3p,
 				whs = *whp;
-	BitWriter  *w2 = &w2s,
-			   *w3 = &w3s,
-			   *wh = &whs;
-	const __m512i low = _mm512_set1_epi16(0x0F0F);
-	const __m512i one = _mm512_set1_epi8(1);
-	const __m512i two = _mm512_set1_epi8(2);
 
 	for (uint64_t b = 0; b < f->nblocks; b++)
-	{
-		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
-
-		for (int half = 0; half < 2; half++)
-		{
-			__m512i		w = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *) (block + 32 * half)));
-			__m512i		z = _mm512_and_si512(_mm512_or_si512(w, _mm512_slli_epi16(w, 4)), low);
-			uint64_t	o = _mm512_test_epi8_mask(z, z),
-						g2 = _mm512_cmpgt_epu8_mask(z, one),
-						g3 = _mm512_cmpgt_epu8_mask(z, two);
-
-			store_word(occ_out + 16 * b + 8 * half, o);
-			bits_put(w2, _pext_u64(g2, o), (uint32_t) _mm_popcnt_u64(o));
-			bits_put(w3, _pext_u64(g3, g2), (uint32_t) _mm_popcnt_u64(g2));
-			/* the counters of at least 3 (few): from the block's bytes */
-			for (; g3; g3 &= g3 - 1)
-			{
-				uint32_t	c = 64 * half + (uint32_t) __builtin_ctzll(g3);
-
-				bits_put(wh, (uint64_t) ((block[c >> 1] >> ((c & 1) << 2)) & 15) - 3, 4);
-			}
-		}
-	}
+		pack_block_avx512(_mm512_loadu_si512((const void *) (f->counters + b * COUNTING_BLOCK_BYTES)),
+						  occ_out + 16 * b, &w2s, &w3s, &whs);
 	*w2p = w2s;
 	*w3p = w3s;
 	*whp = whs;
@@ -952,6 +982,208 @@ counting_pack(const CountingBloom *f, const CountingPackedCounts *n, void *out)
 	bits_flush(&w2);
 	bits_flush(&w3);
 	bits_flush(&wh);
+}
+
+/* ---- building packed from ascending hashes ---- */
+
+/*
+ * A build from a keyset has its hashes ascending, so its adds come block
+ * by block (a block is chosen by the top bits, monotonically).  Each
+ * block's counters are summed where they are (registers, or 64 bytes on
+ * the stack) and packed as soon as its last add is done: the blocked
+ * layout of the whole filter (6 bytes an element at 1%) is never written,
+ * zeroed or read back.  The bytes are those of counting_init, then
+ * counting_add_hashes, then counting_pack.
+ *
+ * The ge2 stream starts at a fixed offset (after the occupancy), so it is
+ * written in place; ge3 and high start after streams whose lengths are
+ * known only at the end, so they go to scratch and are moved at the end.
+ * An element adds to at most k counters, so n1 <= n k, 2 n2 <= n k and
+ * 3 n3 <= n k bound the streams (and never more than one per counter).
+ */
+static void
+build_bounds(const CountingBloom *f, uint64_t n, uint64_t *max1, uint64_t *max2, uint64_t *max3)
+{
+	uint64_t	cells = f->nblocks * COUNTING_BLOCK_CELLS,
+				adds = n * f->nhashes;
+
+	*max1 = adds < cells ? adds : cells;
+	*max2 = adds / 2 < cells ? adds / 2 : cells;
+	*max3 = adds / 3 < cells ? adds / 3 : cells;
+}
+
+void
+counting_build_bounds(const CountingBloom *f, uint64_t n, size_t *out_bytes, size_t *scratch_bytes)
+{
+	uint64_t	m1,
+				m2,
+				m3;
+
+	build_bounds(f, n, &m1, &m2, &m3);
+	/* the header, occupancy and ge2 (at most 32 bytes a block) always fit */
+	*out_bytes = packed_bytes(f->nblocks, m1, m2, m3);
+	if (*out_bytes > counting_size(f))
+		*out_bytes = counting_size(f);
+	*scratch_bytes = (size_t) (8 * (words_for(m2, 64) + words_for(m3 * 4, 64)));
+}
+
+/* the block index of h (block_of without the address) */
+static inline uint64_t
+block_index(const CountingBloom *f, uint64_t h)
+{
+	return bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
+}
+
+/*
+ * Sum and pack the blocks of h[0 .. n); false if h's blocks are not in
+ * order.  The occupancy of blocks no hash reaches is written zero.
+ */
+static bool
+build_plain(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ_out,
+			BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
+{
+	BitWriter	w2s = *w2p,
+				w3s = *w3p,
+				whs = *whp;
+	uint64_t	next = 0;
+	uint32_t	k = f->nhashes;
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint64_t	b = block_index(f, h[i]);
+		uint8_t		block[COUNTING_BLOCK_BYTES] = {0};
+
+		if (b < next)
+			return false;
+		memset(occ_out + 16 * next, 0, 16 * (b - next));
+		do
+			block_increment(block, h[i++], k);
+		while (i < n && block_index(f, h[i]) == b);
+		pack_block_plain(block, occ_out + 16 * b, &w2s, &w3s, &whs);
+		next = b + 1;
+	}
+	memset(occ_out + 16 * next, 0, 16 * (f->nblocks - next));
+	*w2p = w2s;
+	*w3p = w3s;
+	*whp = whs;
+	return true;
+}
+
+#ifdef BF_AVX512_DISPATCH
+/*
+ * The same with a block's counters one a byte, in two registers (counters
+ * 0 .. 63 and 64 .. 127): an add is a byte add, saturating at 255, under
+ * the mask of h's counters (block_bits128, in an xmm), and min(x, 15) at
+ * the end is what adds saturating at 15, one after another, give (an add
+ * raises each of its counters by one).  The bytes are then packed as they
+ * are, with nothing to widen.  2M ascending hashes, a harness over this
+ * file: 12.0 ms with the nibble register of add_run_avx512 and
+ * pack_block_avx512, 10.7 ms this way, 12.2-12.4 ms for add then pack.
+ */
+BF_TARGET_AVX512BW static bool
+build_avx512(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ_out,
+			 BitWriter *w2p, BitWriter *w3p, BitWriter *whp)
+{
+	BitWriter	w2s = *w2p,
+				w3s = *w3p,
+				whs = *whp;
+	const __m512i one = _mm512_set1_epi8(1);
+	const __m512i top = _mm512_set1_epi8(COUNTING_COUNTER_MAX);
+	uint64_t	next = 0,
+				b = n > 0 ? block_index(f, h[0]) : 0,
+				nb;
+	uint32_t	k = f->nhashes;
+	size_t		i = 0;
+
+	for (; i < n; b = nb)
+	{
+		__m512i		lo = _mm512_setzero_si512(),
+					hi = _mm512_setzero_si512();
+
+		if (b < next)
+			return false;
+		memset(occ_out + 16 * next, 0, 16 * (b - next));
+		do
+		{
+			__m128i		m = block_bits128(h[i++], k);
+
+			lo = _mm512_mask_adds_epu8(lo, (__mmask64) _mm_cvtsi128_si64(m), lo, one);
+			hi = _mm512_mask_adds_epu8(hi, (__mmask64) _mm_extract_epi64(m, 1), hi, one);
+			nb = i < n ? block_index(f, h[i]) : UINT64_MAX;
+		} while (nb == b);
+		pack_half_avx512(_mm512_min_epu8(lo, top), occ_out + 16 * b, &w2s, &w3s, &whs);
+		pack_half_avx512(_mm512_min_epu8(hi, top), occ_out + 16 * b + 8, &w2s, &w3s, &whs);
+		next = b + 1;
+	}
+	memset(occ_out + 16 * next, 0, 16 * (f->nblocks - next));
+	*w2p = w2s;
+	*w3p = w3s;
+	*whp = whs;
+	return true;
+}
+#endif
+
+/* bits written to a stream that started at start */
+static inline uint64_t
+bits_written(const BitWriter *w, const uint8_t *start)
+{
+	return (uint64_t) (w->out - start) * 8 + w->n;
+}
+
+size_t
+counting_build_packed(const CountingBloom *f, const uint64_t *h, size_t n,
+					  void *out, void *scratch)
+{
+	CountingBloom *p = (CountingBloom *) out;
+	uint64_t	m1,
+				m2,
+				m3,
+				n1,
+				n2,
+				n3;
+	uint8_t    *ge2 = PACKED_OCC(p) + f->nblocks * 16,
+			   *ge3 = (uint8_t *) scratch,
+			   *high;
+	BitWriter	w2 = {0},
+				w3 = {0},
+				wh = {0};
+	bool		ok;
+	size_t		size;
+	PackedStreams s;
+
+	if (f->count != 0 || n > f->capacity)
+		return 0;
+	build_bounds(f, n, &m1, &m2, &m3);
+	high = ge3 + 8 * words_for(m2, 64);
+	w2.out = ge2;
+	w3.out = ge3;
+	wh.out = high;
+#ifdef BF_AVX512_DISPATCH
+	if (bf_have_avx512bw())
+		ok = build_avx512(f, h, n, PACKED_OCC(p), &w2, &w3, &wh);
+	else
+#endif
+		ok = build_plain(f, h, n, PACKED_OCC(p), &w2, &w3, &wh);
+	if (!ok)
+		return 0;
+	n1 = bits_written(&w2, ge2);
+	n2 = bits_written(&w3, ge3);
+	n3 = bits_written(&wh, high) / 4;
+	bits_flush(&w2);
+	bits_flush(&w3);
+	bits_flush(&wh);
+	size = packed_bytes(f->nblocks, n1, n2, n3);
+	if (size >= counting_size(f))
+		return 0;
+	memcpy((char *) p + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
+		   COUNTING_HEADER_BYTES - sizeof(uint32_t));
+	p->layout = COUNTING_LAYOUT_PACKED;
+	p->count = n;
+	packed_streams(p, n1, n2, n3, &s);
+	memcpy(s.ge3, ge3, 8 * words_for(n2, 64));
+	memcpy(s.high, high, 8 * words_for(n3 * 4, 64));
+	return size;
 }
 
 /* bits 0 .. 15 of x to bits 0, 4, .., 60 */

@@ -154,6 +154,21 @@ extern size_t counting_packed_size(const CountingBloom *f, CountingPackedCounts 
 extern void counting_pack(const CountingBloom *f, const CountingPackedCounts *n, void *out);
 extern void counting_unpack(const CountingBloom *p, CountingBloom *out);
 extern const uint64_t *counting_occupancy_of(const CountingBloom *p);
+/*
+ * The packed value counting_init + counting_add_hashes(h, n) +
+ * counting_pack would give, for h in ascending order, without the blocked
+ * layout in between.  f: a new filter's header (counting_init; its
+ * counters are not read, so a COUNTING_HEADER_BYTES buffer will do).  out
+ * and scratch have the room counting_build_bounds gives.  Returns the
+ * bytes written to out (the caller sets the varlena length), or 0 when
+ * the packed form would not be smaller than the blocked one, h is not in
+ * order, or n is more than the capacity: then build the blocked layout.
+ */
+extern void counting_build_bounds(const CountingBloom *f, uint64_t n, size_t *out_bytes,
+								  size_t *scratch_bytes);
+extern size_t counting_build_packed(const CountingBloom *f, const uint64_t *h, size_t n,
+									void *out, void *scratch);
+
 /* counting_occupancy_contains over h[0 .. n), occupancy loaded ahead */
 extern void counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
 											   const uint64_t *h, size_t n, bool *out);

@@ -23,16 +23,15 @@
 PGBF_INPUT_FUNCS(countingbloom, counting_check, "countingbloom")
 
 /*
- * A new empty filter, raising the contract's errors: 22023 for a bad
- * argument, 54000 with the largest possible capacity for one that would
- * not fit in a value.
+ * The size of a new filter, raising the contract's errors: 22023 for a
+ * bad argument, 54000 with the largest possible capacity for one that
+ * would not fit in a value.
  */
-static CountingBloom *
-counting_new(int64 capacity, double fpr)
+static size_t
+counting_new_checked_size(int64 capacity, double fpr)
 {
 	char		errbuf[BF_ERRLEN];
 	size_t		size;
-	CountingBloom *f;
 
 	if (bf_check_params(capacity, fpr, errbuf) != BF_OK)
 		ereport(ERROR,
@@ -45,7 +44,16 @@ counting_new(int64 capacity, double fpr)
 						(long long) capacity, fpr),
 				 errdetail("The largest capacity possible at this rate is %llu.",
 						   (unsigned long long) counting_max_capacity(fpr))));
-	f = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
+	return size;
+}
+
+/* a new empty filter (blocked layout) */
+static CountingBloom *
+counting_new(int64 capacity, double fpr)
+{
+	size_t		size = counting_new_checked_size(capacity, fpr);
+	CountingBloom *f = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
+
 	counting_init(f, size, (uint64) capacity, fpr, BF_DEFAULT_SEED);
 	return f;
 }
@@ -398,11 +406,41 @@ counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
 				 errmsg("counting_bloom_agg has %llu distinct inputs, more than its capacity of %lld",
 						(unsigned long long) n, (long long) capacity),
 				 errhint("Give a larger capacity, or leave it out to size the filter from the input.")));
+	if (ks != NULL)
+	{
+		/*
+		 * Straight to the packed form: the hashes are ascending, so the adds
+		 * come block by block and each block is packed as it is done.
+		 */
+		union
+		{
+			CountingBloom f;
+			char		bytes[COUNTING_HEADER_BYTES];
+		}			hdr;
+		size_t		size,
+					out_bytes,
+					scratch_bytes;
+		void	   *out,
+				   *scratch;
+
+		(void) counting_new_checked_size(capacity, fpr);
+		counting_init(&hdr, sizeof(hdr), (uint64) capacity, fpr, BF_DEFAULT_SEED);
+		counting_build_bounds(&hdr.f, n, &out_bytes, &scratch_bytes);
+		out = pgbf_alloc_value_uninit(CurrentMemoryContext, out_bytes);
+		scratch = MemoryContextAllocHuge(CurrentMemoryContext, Max(scratch_bytes, 1));
+		size = counting_build_packed(&hdr.f, ks->hashes, n, out, scratch);
+		pfree(scratch);
+		if (size > 0)
+		{
+			SET_VARSIZE(out, size);
+			PG_RETURN_POINTER(out);
+		}
+		pfree(out);
+	}
+	/* no rows, or the blocked layout is the smaller */
 	f = counting_new(capacity, fpr);
-	if (ks == NULL)
-		return counting_result(f);
-	/* ascending: a block is chosen by the top bits, so the adds walk it in order */
-	(void) counting_add_hashes(f, ks->hashes, ks->count);
+	if (ks != NULL)
+		(void) counting_add_hashes(f, ks->hashes, ks->count);
 	return counting_result(f);
 }
 

@@ -841,6 +841,119 @@ test_packed(void)
 	}
 }
 
+/*
+ * counting_build_packed (ascending hashes straight to the packed form)
+ * writes the bytes of counting_add_hashes then counting_pack, at every
+ * ISA level; declines (0) out-of-order input, more than the capacity, and
+ * values that packed would not make smaller.
+ */
+static void
+test_build_packed(void)
+{
+	const uint64_t caps[] = {1, 3, 10, 100, 1000, 30000, 200000};
+	const double fprs[] = {0.5, 0.01, 1e-6};
+	int			declined_larger = 0,
+				built = 0;
+
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++)
+		for (size_t r = 0; r < sizeof(fprs) / sizeof(fprs[0]); r++)
+			for (int fill = 0; fill < 4; fill++)
+			{
+				uint64_t	cap = caps[c];
+				/* none, one, half, all */
+				uint64_t	n = fill == 0 ? 0 : fill == 1 ? 1 : fill == 2 ? cap / 2 : cap;
+				CountingBloom *f = new_filter(cap, fprs[r]);
+				CountingBloom *hdr = new_filter(cap, fprs[r]);
+				size_t		plain = counting_size(f),
+							want = 0,
+							out_bytes,
+							scratch_bytes;
+				uint64_t   *h = malloc((n + 1) * sizeof(uint64_t));
+				uint8_t    *ref = NULL;
+				CountingPackedCounts pc;
+
+				rng_state = 4000 + 100 * c + 10 * r + fill;
+				for (uint64_t i = 0; i < n; i++)
+					h[i] = rng();
+				/* sorted, with duplicates kept: an element added twice counts twice */
+				if (n > 4)
+					h[1] = h[0];
+				qsort(h, n, sizeof(uint64_t), cmp_hash);
+				CHECK(counting_add_hashes(f, h, n) == n, "cap %llu: reference adds fell short",
+					  (unsigned long long) cap);
+				if (counting_packed_size(f, &pc) < plain)
+				{
+					want = counting_packed_size(f, &pc);
+					ref = calloc(1, want);
+					counting_pack(f, &pc, ref);
+				}
+				counting_build_bounds(hdr, n, &out_bytes, &scratch_bytes);
+				CHECK(out_bytes <= plain, "cap %llu: out bound %zu above the blocked %zu",
+					  (unsigned long long) cap, out_bytes, plain);
+				for (int isa = 0; isa <= 2; isa++)
+				{
+					/* exact-size buffers, so ASan sees any write past a bound */
+					uint8_t    *out = malloc(out_bytes),
+							   *scratch = malloc(scratch_bytes ? scratch_bytes : 1);
+					size_t		got;
+
+					(void) bf_set_isa_limit(isa);
+					got = counting_build_packed(hdr, h, n, out, scratch);
+					CHECK(got == want, "cap %llu fpr %g n %llu isa %d: built %zu bytes, want %zu",
+						  (unsigned long long) cap, fprs[r], (unsigned long long) n, isa, got, want);
+					if (got == want && want > 0)
+						CHECK(memcmp(out + 4, ref + 4, want - 4) == 0,
+							  "cap %llu fpr %g n %llu isa %d: built bytes differ from add then pack",
+							  (unsigned long long) cap, fprs[r], (unsigned long long) n, isa);
+					if (n >= 2 && h[0] != h[n - 1])
+					{
+						/* out of order: the last hash first */
+						uint64_t	t = h[0];
+
+						h[0] = h[n - 1];
+						CHECK(bf_range32((uint32_t) (h[0] >> 32), (uint32_t) hdr->nblocks) ==
+							  bf_range32((uint32_t) (t >> 32), (uint32_t) hdr->nblocks) ||
+							  counting_build_packed(hdr, h, n, out, scratch) == 0,
+							  "cap %llu isa %d: out-of-order hashes built", (unsigned long long) cap, isa);
+						h[0] = t;
+					}
+					free(out);
+					free(scratch);
+				}
+				(void) bf_set_isa_limit(2);
+				declined_larger += want == 0;
+				built += want > 0;
+				free(ref);
+				free(h);
+				free(f);
+				free(hdr);
+			}
+	/* more than the capacity is declined */
+	{
+		CountingBloom *hdr = new_filter(10, 0.01);
+		uint64_t	h[11];
+		size_t		ob,
+					sb;
+		uint8_t    *out,
+				   *scratch;
+
+		for (int i = 0; i < 11; i++)
+			h[i] = (uint64_t) i << 40;
+		counting_build_bounds(hdr, 11, &ob, &sb);
+		out = malloc(ob);
+		scratch = malloc(sb);
+		CHECK(counting_build_packed(hdr, h, 11, out, scratch) == 0, "build past capacity accepted");
+		free(out);
+		free(scratch);
+		free(hdr);
+	}
+	/*
+	 * Within capacity the packed form has always been the smaller (none
+	 * declined in this sweep); the got == want check above covers either.
+	 */
+	CHECK(built == 84, "build_packed: %d built, %d declined as larger, of 84", built, declined_larger);
+}
+
 int
 main(void)
 {
@@ -855,6 +968,7 @@ main(void)
 	test_checker();
 	test_isa_copies_agree();
 	test_packed();
+	test_build_packed();
 	if (failures)
 	{
 		fprintf(stderr, "test_counting: %d failures\n", failures);
