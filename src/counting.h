@@ -161,8 +161,9 @@ extern const uint64_t *counting_occupancy_of(const CountingBloom *p);
  * counters are not read, so a COUNTING_HEADER_BYTES buffer will do).  out
  * and scratch have the room counting_build_bounds gives.  Returns the
  * bytes written to out (the caller sets the varlena length), or 0 when
- * the packed form would not be smaller than the blocked one, h is not in
- * order, or n is more than the capacity: then build the blocked layout.
+ * the packed form would not be smaller than the blocked one, h's blocks
+ * go backwards somewhere (ascending h never do), or n is more than the
+ * capacity: then build the blocked layout.
  */
 extern void counting_build_bounds(const CountingBloom *f, uint64_t n, size_t *out_bytes,
 								  size_t *scratch_bytes);
