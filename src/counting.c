@@ -1307,16 +1307,39 @@ unpack_avx512(const CountingBloom *p, CountingBloom *out, const PackedStreams *s
 }
 #endif
 
+/*
+ * n1, n2, n3 of packed p from its streams, each stream counted only once
+ * len bytes are known to hold it: false when they do not (need: the bytes
+ * the streams counted so far take).  The checker's count, and unpack's
+ * (len unbounded: counting_check has passed).
+ */
+static bool
+packed_counts_in(const CountingBloom *p, size_t len, uint64_t *n1, uint64_t *n2, uint64_t *n3,
+				 size_t *need)
+{
+	const uint8_t *ge2 = PACKED_OCC(p) + p->nblocks * 16;
+
+	*n2 = *n3 = 0;
+	*n1 = bf_popcount_bytes(PACKED_OCC(p), p->nblocks * 16);
+	*need = packed_bytes(p->nblocks, *n1, 0, 0);
+	if (len < *need)
+		return false;
+	*n2 = bf_popcount_bytes(ge2, 8 * words_for(*n1, 64));
+	*need = packed_bytes(p->nblocks, *n1, *n2, 0);
+	if (len < *need)
+		return false;
+	*n3 = bf_popcount_bytes(ge2 + 8 * words_for(*n1, 64), 8 * words_for(*n2, 64));
+	*need = packed_bytes(p->nblocks, *n1, *n2, *n3);
+	return true;
+}
+
 /* n1, n2, n3 of packed p, whose length was checked (counting_check) */
 static void
 packed_counts(const CountingBloom *p, uint64_t *n1, uint64_t *n2, uint64_t *n3)
 {
-	const uint8_t *ge2;
+	size_t		need;
 
-	*n1 = bf_popcount_bytes(PACKED_OCC(p), p->nblocks * 16);
-	ge2 = PACKED_OCC(p) + p->nblocks * 16;
-	*n2 = bf_popcount_bytes(ge2, 8 * words_for(*n1, 64));
-	*n3 = bf_popcount_bytes(ge2 + 8 * words_for(*n1, 64), 8 * words_for(*n2, 64));
+	(void) packed_counts_in(p, SIZE_MAX, n1, n2, n3, &need);
 }
 
 void
@@ -1375,18 +1398,7 @@ check_packed(const CountingBloom *p, size_t len, char *errbuf)
 	size_t		need;
 	PackedStreams s;
 
-	n1 = bf_popcount_bytes(PACKED_OCC(p), p->nblocks * 16);
-	need = packed_bytes(p->nblocks, n1, 0, 0);
-	if (len < need)
-		goto short_value;
-	n2 = bf_popcount_bytes(PACKED_OCC(p) + p->nblocks * 16, 8 * words_for(n1, 64));
-	need = packed_bytes(p->nblocks, n1, n2, 0);
-	if (len < need)
-		goto short_value;
-	n3 = bf_popcount_bytes(PACKED_OCC(p) + p->nblocks * 16 + 8 * words_for(n1, 64),
-						   8 * words_for(n2, 64));
-	need = packed_bytes(p->nblocks, n1, n2, n3);
-	if (len != need)
+	if (!packed_counts_in(p, len, &n1, &n2, &n3, &need) || len != need)
 		goto short_value;
 	packed_streams(p, n1, n2, n3, &s);
 	if ((n1 % 64 && load_word(s.ge2 + 8 * (n1 / 64)) >> (n1 % 64)) ||
