@@ -944,6 +944,46 @@ test_build_packed(void)
 				free(f);
 				free(hdr);
 			}
+	/* one element 256 times: counters past 15 clamp to 15 (a byte count that wrapped would be 0) */
+	{
+		CountingBloom *f = new_filter(1000, 0.01),
+				   *hdr = new_filter(1000, 0.01);
+		uint64_t	h[1000];
+		size_t		ob,
+					sb,
+					want;
+		uint8_t    *ref,
+				   *out,
+				   *scratch;
+		CountingPackedCounts pc;
+
+		rng_state = 777;
+		for (int i = 0; i < 1000; i++)
+			h[i] = i < 256 ? UINT64_C(0x8000000000000000) : rng();
+		qsort(h, 1000, sizeof(uint64_t), cmp_hash);
+		(void) counting_add_hashes(f, h, 1000);
+		CHECK(counting_count_hash(f, UINT64_C(0x8000000000000000)) == 15, "256 adds of one element: count not 15");
+		want = counting_packed_size(f, &pc);
+		ref = calloc(1, want);
+		counting_pack(f, &pc, ref);
+		counting_build_bounds(hdr, 1000, &ob, &sb);
+		for (int isa = 0; isa <= 2; isa++)
+		{
+			out = malloc(ob);
+			scratch = malloc(sb);
+			(void) bf_set_isa_limit(isa);
+			CHECK(counting_build_packed(hdr, h, 1000, out, scratch) == want &&
+				  memcmp(out + 4, ref + 4, want - 4) == 0,
+				  "isa %d: 256 adds of one element built other bytes", isa);
+			free(out);
+			free(scratch);
+		}
+		(void) bf_set_isa_limit(2);
+		free(ref);
+		free(f);
+		free(hdr);
+	}
+
 	/* more than the capacity is declined */
 	{
 		CountingBloom *hdr = new_filter(10, 0.01);
