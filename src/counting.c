@@ -621,6 +621,17 @@ block_bits128(uint64_t h, uint32_t k)
 }
 #endif
 
+/* h's k counters in its block (0 .. 127, repeats kept), for the packed count */
+static inline void
+cells_of(uint64_t h, uint32_t k, uint32_t *cells)
+{
+	uint32_t	n = 0;
+
+#define CELL_DO(t) (cells[n++] = CELL(t))
+	CELLS_WALK(h, k);
+#undef CELL_DO
+}
+
 #undef CELL
 #undef CELLS_WALK
 #undef COUNTER
@@ -1419,6 +1430,123 @@ short_value:
 	return bf_fail(errbuf, BF_ERR_CORRUPT,
 				   "countingbloom packed value has %zu bytes, its counters need %zu",
 				   len, need);
+}
+
+/* ---- counting in place: a rank directory ---- */
+
+/*
+ * counting_bloom_count on a packed value without unpacking it.  A counter
+ * is found by rank: its occupancy bit, then the ge2 bit at the number of
+ * occupancy bits before it, the ge3 bit at the number of ge2 bits before
+ * that, the high nibble likewise.  The directory holds, for each of the
+ * three bit streams, the bits set before every 512-bit group (one cache
+ * line) and then the stream's total, so a rank is one entry plus at most
+ * eight popcounts in one line.  It is an eighth of the streams' bytes: for
+ * a 1M-element 1% filter 245 kB, built in 0.15 ms, where unpacking writes
+ * the 5.9 MB of counters in 1.6 ms (a harness, AVX-512).  A probe through
+ * it reads up to three streams and their directories a counter, so the
+ * SQL count uses it only for a value it cannot keep unpacked for the
+ * query (countingbloom_type.c).
+ */
+static inline uint64_t
+groups_for(uint64_t nwords)
+{
+	return (nwords + 7) / 8;
+}
+
+size_t
+counting_rank_size(const CountingBloom *p)
+{
+	uint64_t	n1,
+				n2,
+				n3;
+
+	packed_counts(p, &n1, &n2, &n3);
+	return (size_t) (8 * (groups_for(2 * p->nblocks) + groups_for(words_for(n1, 64)) +
+						  groups_for(words_for(n2, 64)) + 3));
+}
+
+/* dir[g] = bits set in words[0 .. 8g), g = 0 .. groups; returns the total */
+static uint64_t
+rank_stream(const uint8_t *words, uint64_t nwords, uint64_t *dir)
+{
+	uint64_t	total = 0,
+				g;
+
+	for (g = 0; g < groups_for(nwords); g++)
+	{
+		uint64_t	end = 8 * g + 8 < nwords ? 8 * g + 8 : nwords;
+
+		dir[g] = total;
+		total += bf_popcount_bytes(words + 64 * g, 8 * (end - 8 * g));
+	}
+	dir[g] = total;
+	return total;
+}
+
+void
+counting_rank_build(const CountingBloom *p, uint64_t *rank)
+{
+	uint64_t	n1,
+				n2;
+	const uint8_t *ge2 = PACKED_OCC(p) + p->nblocks * 16;
+
+	n1 = rank_stream(PACKED_OCC(p), 2 * p->nblocks, rank);
+	rank += groups_for(2 * p->nblocks) + 1;
+	n2 = rank_stream(ge2, words_for(n1, 64), rank);
+	rank += groups_for(words_for(n1, 64)) + 1;
+	(void) rank_stream(ge2 + 8 * words_for(n1, 64), words_for(n2, 64), rank);
+}
+
+/* bit i of a stream, and the bits set before it (dir: its directory) */
+static inline bool
+stream_bit(const uint8_t *words, const uint64_t *dir, uint64_t i, uint64_t *before)
+{
+	uint64_t	w = i / 64,
+				r = dir[i / 512],
+				x = load_word(words + 8 * w);
+
+	for (uint64_t j = i / 512 * 8; j < w; j++)
+		r += (uint64_t) bf_popcount64(load_word(words + 8 * j));
+	*before = r + (uint64_t) bf_popcount64(x & ((UINT64_C(1) << (i % 64)) - 1));
+	return (x >> (i % 64)) & 1;
+}
+
+int
+counting_packed_count_hash(const CountingBloom *p, const uint64_t *rank, uint64_t h)
+{
+	uint32_t	cells[BF_MAX_HASHES];
+	uint64_t	base = (uint64_t) bf_range32((uint32_t) (h >> 32), (uint32_t) p->nblocks) *
+		COUNTING_BLOCK_CELLS;
+	const uint64_t *dir1 = rank,
+			   *dir2 = dir1 + groups_for(2 * p->nblocks) + 1;
+	uint64_t	n1 = dir2[-1];
+	const uint64_t *dir3 = dir2 + groups_for(words_for(n1, 64)) + 1;
+	uint64_t	n2 = dir3[-1];
+	const uint8_t *ge2 = PACKED_OCC(p) + p->nblocks * 16,
+			   *ge3 = ge2 + 8 * words_for(n1, 64),
+			   *high = ge3 + 8 * words_for(n2, 64);
+	int			least = COUNTING_COUNTER_MAX;
+
+	cells_of(h, p->nhashes, cells);
+	for (uint32_t j = 0; j < p->nhashes && least > 0; j++)
+	{
+		uint64_t	i1,
+					i2,
+					i3;
+		int			v;
+
+		if (!stream_bit(PACKED_OCC(p), dir1, base + cells[j], &i1))
+			v = 0;
+		else if (!stream_bit(ge2, dir2, i1, &i2))
+			v = 1;
+		else if (!stream_bit(ge3, dir3, i2, &i3))
+			v = 2;
+		else
+			v = 3 + (int) ((load_word(high + 8 * (i3 / 16)) >> (4 * (i3 % 16))) & 15);
+		least = v < least ? v : least;
+	}
+	return least;
 }
 
 /* ---- validation ---- */

@@ -155,6 +155,14 @@ extern void counting_pack(const CountingBloom *f, const CountingPackedCounts *n,
 extern void counting_unpack(const CountingBloom *p, CountingBloom *out);
 extern const uint64_t *counting_occupancy_of(const CountingBloom *p);
 /*
+ * counting_count_hash of a packed value where it lies: rank, of
+ * counting_rank_size(p) bytes, filled by counting_rank_build(p, rank).
+ */
+extern size_t counting_rank_size(const CountingBloom *p);
+extern void counting_rank_build(const CountingBloom *p, uint64_t *rank);
+extern int	counting_packed_count_hash(const CountingBloom *p, const uint64_t *rank, uint64_t h);
+
+/*
  * The packed value counting_init + counting_add_hashes(h, n) +
  * counting_pack would give, for h in ascending order, without the blocked
  * layout in between.  f: a new filter's header (counting_init; its

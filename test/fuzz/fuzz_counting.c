@@ -2,7 +2,7 @@
  * fuzz_counting.c
  *		libFuzzer harness for the countingbloom checker: any bytes either
  *		fail counting_check or make a value every operation can use safely
- *		(a packed one once unpacked).
+ *		(a packed one once unpacked, and counted in place the same).
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
  *		test/fuzz/fuzz_counting.c src/bfcore.c src/counting.c -lm
@@ -34,10 +34,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CountingBloom *plain = malloc(counting_size(f));
 			CountingPackedCounts n;
 
+			uint64_t   *rank = malloc(counting_rank_size(f));
+
 			(void) counting_occupancy_contains(f, counting_occupancy_of(f), h);
 			counting_unpack(f, plain);
 			if (counting_packed_size(plain, &n) != size)
 				abort();		/* the packed form of a value is unique */
+			/* a count read in place is the count of the counters */
+			counting_rank_build(f, rank);
+			for (int i = 0; i < 8; i++)
+				if (counting_packed_count_hash(f, rank, h + (uint64_t) i * 0x9E3779B97F4A7C15) !=
+					counting_count_hash(plain, h + (uint64_t) i * 0x9E3779B97F4A7C15))
+					abort();
+			free(rank);
 			free(f);
 			f = plain;
 			size = counting_size(f);

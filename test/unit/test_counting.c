@@ -794,6 +794,50 @@ test_packed(void)
 		}
 		free(occ);
 
+		/* count read in place through the rank directory: what the counters say */
+		{
+			uint64_t   *rank = malloc(counting_rank_size((CountingBloom *) p[2]));
+			int			seen[16] = {0},
+						kinds = 0;
+
+			counting_rank_build((CountingBloom *) p[2], rank);
+			for (int isa = 0; isa <= 2; isa += 2)
+			{
+				(void) bf_set_isa_limit(isa);
+				for (int i = 0; i < 4000; i++)
+				{
+					uint64_t	h = rng();
+					int			want = counting_count_hash(f, h),
+								got = counting_packed_count_hash((CountingBloom *) p[2], rank, h);
+
+					CHECK(got == want, "fill %d isa %d: packed count %d, counters say %d", t, isa, got, want);
+					seen[want]++;
+				}
+			}
+			(void) bf_set_isa_limit(2);
+			if (t % 6 == 5)
+			{
+				/* the element added 20 times: its counters are in the high stream */
+				CHECK(counting_packed_count_hash((CountingBloom *) p[2], rank, 42) == 15,
+					  "fill %d: packed count of the saturated element is not 15", t);
+				for (int i = 0; i < 20000; i++)
+				{
+					uint64_t	h = rng();
+					int			want = counting_count_hash(f, h);
+
+					if (want >= 2)
+						CHECK(counting_packed_count_hash((CountingBloom *) p[2], rank, h) == want,
+							  "fill %d: packed count of a counter-%d element differs", t, want);
+					seen[want]++;
+				}
+			}
+			for (int v = 0; v < 16; v++)
+				kinds += seen[v] > 0;
+			CHECK(t % 6 != 4 || (seen[0] > 0 && seen[1] > 0 && seen[2] > 0 && kinds >= 4),
+				  "fill %d: the counts compared cover too few values (%d kinds)", t, kinds);
+			free(rank);
+		}
+
 		/* corrupt packed values are refused */
 		CHECK(counting_check(p[2], size - 8, NULL) != BF_OK, "fill %d: truncated packed value accepted", t);
 		{
