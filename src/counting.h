@@ -191,6 +191,7 @@ extern BfStatus counting_check_compatible(const CountingBloom *a, const Counting
 extern BfStatus counting_union_into(CountingBloom *dst, const CountingBloom *b,
 									char *errbuf);
 
+/* either layout */
 extern void counting_stats(const CountingBloom *f, CountingStats *st);
 extern double counting_model_fpr(const CountingBloom *f, uint64_t n);
 

@@ -119,24 +119,6 @@ counting_plain_bytes(const void *value)
 	return counting_size((const CountingBloom *) value);
 }
 
-/*
- * Argument argno in the blocked layout, to read counters from: a packed
- * value is unpacked once per query when cached (pgbf_cached_arg), else
- * for this call.
- */
-static const CountingBloom *
-counting_plain_arg(FunctionCallInfo fcinfo, int argno)
-{
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, argno);
-	const void *plain;
-
-	if (f->layout != COUNTING_LAYOUT_PACKED)
-		return f;
-	f = pgbf_cached_arg_derived(fcinfo, argno, counting_derive_plain, counting_plain_bytes,
-								&plain, true);
-	return plain ? plain : counting_plain_of(f, CurrentMemoryContext);
-}
-
 /* counting_bloom_create(capacity, fpr): sized once, never grows */
 PG_FUNCTION_INFO_V1(counting_bloom_create);
 Datum
@@ -364,8 +346,9 @@ PG_FUNCTION_INFO_V1(counting_bloom_info);
 Datum
 counting_bloom_info(PG_FUNCTION_ARGS)
 {
+	/* either layout: the stats of a packed value are read where it lies */
 	const CountingBloom *v = pgbf_cached_arg(fcinfo, 0);
-	const CountingBloom *f = counting_plain_arg(fcinfo, 0);
+	const CountingBloom *f = v;
 	uint64		counters = f->nblocks * COUNTING_BLOCK_CELLS;
 	CountingStats st;
 	StringInfoData s;

@@ -838,6 +838,21 @@ test_packed(void)
 			free(rank);
 		}
 
+		/* stats read from the packed form: the same sums, to the bit */
+		{
+			CountingStats a,
+						b;
+
+			counting_stats(f, &a);
+			counting_stats((CountingBloom *) p[2], &b);
+			CHECK(a.nonzero == b.nonzero && a.saturated == b.saturated &&
+				  a.fpr_estimate == b.fpr_estimate,
+				  "fill %d: packed stats %llu / %llu / %.17g, counters say %llu / %llu / %.17g", t,
+				  (unsigned long long) b.nonzero, (unsigned long long) b.saturated, b.fpr_estimate,
+				  (unsigned long long) a.nonzero, (unsigned long long) a.saturated, a.fpr_estimate);
+			CHECK(t % 6 != 4 || a.saturated > 0, "fill %d: no saturated counter to compare", t);
+		}
+
 		/* corrupt packed values are refused */
 		CHECK(counting_check(p[2], size - 8, NULL) != BF_OK, "fill %d: truncated packed value accepted", t);
 		{
