@@ -47,6 +47,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					counting_count_hash(plain, h + (uint64_t) i * 0x9E3779B97F4A7C15))
 					abort();
 			free(rank);
+			/* and its figures read in place are the counters' */
+			{
+				CountingStats a,
+							b;
+
+				counting_stats(f, &a);
+				counting_stats(plain, &b);
+				if (a.nonzero != b.nonzero || a.saturated != b.saturated ||
+					!(a.fpr_estimate == b.fpr_estimate))
+					abort();
+			}
 			free(f);
 			f = plain;
 			size = counting_size(f);
