@@ -137,12 +137,17 @@ counting_size(const CountingBloom *f)
  */
 
 /* the block of h: the top 32 bits, mapped onto nblocks without division */
+static inline uint64_t
+block_index(const CountingBloom *f, uint64_t h)
+{
+	return bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
+}
+
+/* its counters, in the blocked layout */
 static inline uint8_t *
 block_of(const CountingBloom *f, uint64_t h)
 {
-	uint32_t	b = bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
-
-	return (uint8_t *) f->counters + (uint64_t) b * COUNTING_BLOCK_BYTES;
+	return (uint8_t *) f->counters + block_index(f, h) * COUNTING_BLOCK_BYTES;
 }
 
 /*
@@ -589,8 +594,7 @@ counting_occupancy(const CountingBloom *f, uint64_t *occ)
 bool
 counting_occupancy_contains(const CountingBloom *f, const uint64_t *occ, uint64_t h)
 {
-	uint32_t	b = bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
-	const uint8_t *o = (const uint8_t *) (occ + 2 * (uint64_t) b);
+	const uint8_t *o = (const uint8_t *) (occ + 2 * block_index(f, h));
 	uint64_t	all = 1;
 
 #define CELL_DO(t) \
@@ -1038,13 +1042,6 @@ counting_build_bounds(const CountingBloom *f, uint64_t n, size_t *out_bytes, siz
 	*scratch_bytes = (size_t) (8 * (words_for(m2, 64) + words_for(m3 * 4, 64)));
 }
 
-/* the block index of h (block_of without the address) */
-static inline uint64_t
-block_index(const CountingBloom *f, uint64_t h)
-{
-	return bf_range32((uint32_t) (h >> 32), (uint32_t) f->nblocks);
-}
-
 /*
  * Sum and pack the blocks of h[0 .. n); false if h's blocks are not in
  * order.  The occupancy of blocks no hash reaches is written zero.
@@ -1387,7 +1384,7 @@ counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
 								   const uint64_t *h, size_t n, bool *out)
 {
 #define PREFETCH(i) \
-	__builtin_prefetch(occ + 2 * (uint64_t) bf_range32((uint32_t) (h[i] >> 32), (uint32_t) f->nblocks))
+	__builtin_prefetch(occ + 2 * block_index(f, h[i]))
 #define PROBE(i) (out[i] = counting_occupancy_contains(f, occ, h[i]))
 	BF_PROBE_MANY(f->nblocks * 16, n, ADD_PREFETCH_AHEAD, PREFETCH, PROBE);
 #undef PREFETCH
@@ -1516,8 +1513,7 @@ int
 counting_packed_count_hash(const CountingBloom *p, const uint64_t *rank, uint64_t h)
 {
 	uint32_t	cells[BF_MAX_HASHES];
-	uint64_t	base = (uint64_t) bf_range32((uint32_t) (h >> 32), (uint32_t) p->nblocks) *
-		COUNTING_BLOCK_CELLS;
+	uint64_t	base = block_index(p, h) * COUNTING_BLOCK_CELLS;
 	const uint64_t *dir1 = rank,
 			   *dir2 = dir1 + groups_for(2 * p->nblocks) + 1;
 	uint64_t	n1 = dir2[-1];
