@@ -542,7 +542,7 @@ bench_cuckoo_build(uint64_t n)
 
 		bulk = cuckoo_new(got, 0);
 		t0 = now_ns();
-		if (cuckoo_load_sorted(bulk, sorted->hashes, got, left) != 0)
+		if (cuckoo_load_sorted(bulk, sorted->hashes, got, left, got) != 0)
 		{
 			fprintf(stderr, "cuckoo bulk load left hashes over: the core is broken\n");
 			exit(1);

@@ -823,9 +823,15 @@ add_rest(CuckooFilter *f, const uint64_t *src, size_t n, uint64_t *left)
  * skips the first pass, so no slot is written twice.  left[nl], nl <= j,
  * is written only after hashes[j] is read, so left may alias hashes; the
  * second pass likewise.
+ *
+ * Only the first pass can leave more hashes than it was given room for
+ * (the second writes in place, and the rest moves what it does not add to
+ * the front); if it would, the table is zeroed again and the call returns
+ * CUCKOO_LOAD_NO_ROOM, so a retry with more room gives the same bytes.
  */
 size_t
-cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *left)
+cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *left,
+				   size_t left_room)
 {
 	int			k = f->ntables - 1;
 	CuckooTable *t = &f->tables[k];
@@ -841,7 +847,7 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	bool		started = false;
 
 	if (t->count != 0 || t->victim_fp != 0)
-		return add_rest(f, hashes, n, left);
+		return left_room < n ? CUCKOO_LOAD_NO_ROOM : add_rest(f, hashes, n, left);
 
 	/* first buckets, in order: the first four hashes of each */
 	for (size_t j = 0; j < n; j++)
@@ -861,6 +867,12 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 		}
 		if (i1 != cur || filled == CUCKOO_BUCKET_SLOTS)
 		{
+			if (nl == left_room)
+			{
+				memset(area, 0, area_bytes(g.nbuckets, fb));
+				t->count = 0;
+				return CUCKOO_LOAD_NO_ROOM;
+			}
 			left[nl++] = h;
 			continue;
 		}

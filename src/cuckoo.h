@@ -188,11 +188,18 @@ extern size_t cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t 
  * buckets, then the rest as cuckoo_add_hashes would.  The same hashes in
  * the same order give the same bytes.  Returns how many were not placed
  * (the table got a victim); they are in left[0 .. r), still ascending,
- * for the next table.  left has room for n and may be hashes itself.  Any
- * order is correct; out-of-order hashes just take the slow path.
+ * for the next table.  left has room for left_room hashes and may be
+ * hashes itself.  Room for n is always enough; with less (an empty table
+ * at its design load leaves about a sixth of n to the second pass, see
+ * CUCKOO_LOAD_ROOM), a load that would need more returns
+ * CUCKOO_LOAD_NO_ROOM with f as it was, to be called again with room for
+ * n.  Any order is correct; out-of-order hashes just take the slow path.
  */
+#define CUCKOO_LOAD_NO_ROOM		SIZE_MAX
+/* room for left that a load of n hashes into a table sized for them needs */
+#define CUCKOO_LOAD_ROOM(n)		((n) < 4096 ? (n) : (n) / 4 + 1024)
 extern size_t cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n,
-								 uint64_t *left);
+								 uint64_t *left, size_t left_room);
 extern uint32_t cuckoo_count_hash(const CuckooFilter *f, uint64_t h);
 extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
 /* out[i] = cuckoo_contains_hash(f, h[i]), i < n, buckets loaded ahead */

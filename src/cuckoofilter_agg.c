@@ -33,7 +33,7 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
  * count at the design load (95%).  The state is flushed (its set then
  * holds every distinct hash, ascending, and its queue's memory is freed)
  * and loaded from there (cuckoo_load_sorted), what the load leaves going
- * to a buffer of its own: most of it is never touched.  If the load has to
+ * to a buffer of a quarter of that (pgbf_cuckoo_left_init).  If the load has to
  * park a fingerprint in the victim slot at that size (rare, mostly for
  * tiny inputs), build again 1% larger: deterministic, so every plan gives
  * the same filter.
@@ -45,7 +45,7 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	double		fpr;
 	int64		capacity;
 	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
-	uint64	   *left;
+	PgbfCuckooLeft left;
 	uint64		n,
 				m;
 	CuckooFilter *f;
@@ -54,24 +54,23 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, 1, fpr));
 	n = ks->count;
 	m = cuckoo_buckets_for(n);
-	left = palloc_extended(sizeof(uint64) * n, MCXT_ALLOC_HUGE);
+	pgbf_cuckoo_left_init(&left, n);
 	for (int attempt = 0; attempt < CUCKOO_AGG_RETRIES; attempt++)
 	{
 		f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-		if (cuckoo_load_sorted(f, ks->hashes, n, left) == 0 &&
+		if (pgbf_cuckoo_load_left(f, ks->hashes, n, &left) == 0 &&
 			f->tables[0].victim_fp == 0)
 		{
-			pfree(left);
+			pfree(left.buf);
 			PG_RETURN_POINTER(f);
 		}
 		pfree(f);
 		m += 1 + m / 100;
 	}
+	pfree(left.buf);
 	/* still failing: let it grow, it loses nothing */
 	f = pgbf_cuckoo_new_buckets(CurrentMemoryContext, m, (int64) n, fpr);
-	f = pgbf_cuckoo_load_sorted(f, ks->hashes, n, left, CurrentMemoryContext);
-	pfree(left);
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, ks->hashes, n, CurrentMemoryContext));
 }
 
 /*
@@ -87,12 +86,8 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	int64		capacity;
 	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 2, 1, &fpr, &capacity);
 	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
-	uint64	   *left;
 
 	if (ks == NULL || ks->count == 0)
 		PG_RETURN_POINTER(f);
-	left = palloc_extended(sizeof(uint64) * ks->count, MCXT_ALLOC_HUGE);
-	f = pgbf_cuckoo_load_sorted(f, ks->hashes, ks->count, left, CurrentMemoryContext);
-	pfree(left);
-	PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, ks->hashes, ks->count, CurrentMemoryContext));
 }

@@ -17,6 +17,18 @@ extern CuckooFilter *pgbf_cuckoo_add(CuckooFilter *f, uint64 h, MemoryContext cx
 extern CuckooFilter *pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes,
 											uint64 n, MemoryContext cxt, bool free_old);
 extern CuckooFilter *pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes,
-											 uint64 n, uint64 *left, MemoryContext cxt);
+											 uint64 n, MemoryContext cxt);
+
+/* where a bulk load of up to n hashes puts what it leaves */
+typedef struct PgbfCuckooLeft
+{
+	uint64	   *buf;
+	uint64		room;			/* hashes buf holds */
+	uint64		n;				/* the most hashes a load is given */
+} PgbfCuckooLeft;
+
+extern void pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n);
+extern uint64 pgbf_cuckoo_load_left(CuckooFilter *f, const uint64 *hashes, uint64 n,
+									PgbfCuckooLeft *left);
 
 #endif							/* CUCKOOFILTER_SQL_H */

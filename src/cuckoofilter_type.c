@@ -127,23 +127,61 @@ pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes, uint64 n,
 /*
  * Bulk load of hashes[0 .. n), ascending and distinct, into f's last
  * table, which is empty (cuckoo_load_sorted), and what that leaves into
- * new tables the same way.  What a load leaves goes to left (room for n;
- * it may be hashes, which is then overwritten), and the next load is from
- * there.  Each new table is empty and takes four hashes a bucket at least,
- * so the loop ends.  The old filter is freed when the filter grows.
+ * new tables the same way.  What a load leaves goes to a buffer of
+ * CUCKOO_LOAD_ROOM(n) hashes (pgbf_cuckoo_left: of n, if that is not
+ * enough), and the next load is from there, in place.  Each new table is
+ * empty and takes four hashes a bucket at least, so the loop ends.  The
+ * old filter is freed when the filter grows.
  */
 CuckooFilter *
-pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n, uint64 *left,
-						MemoryContext cxt)
+pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n, MemoryContext cxt)
 {
-	uint64		r = cuckoo_load_sorted(f, hashes, n, left);
+	PgbfCuckooLeft left;
+	uint64		r;
 
+	pgbf_cuckoo_left_init(&left, n);
+	r = pgbf_cuckoo_load_left(f, hashes, n, &left);
 	while (r > 0)
 	{
 		f = cuckoo_grown(f, cxt, true);
-		r = cuckoo_load_sorted(f, left, r, left);
+		r = cuckoo_load_sorted(f, left.buf, r, left.buf, left.room);
 	}
+	pfree(left.buf);
 	return f;
+}
+
+/*
+ * The buffer for what a bulk load of n hashes leaves: a quarter of n (a
+ * table sized for them leaves about a sixth), so a big build does not add
+ * 8 bytes a hash to its peak memory; on a 2M-element cuckoo_agg that
+ * extra 16 MB took the backend's heap over glibc's trim threshold, and
+ * every such query gave it back and faulted it in again (bench/README.md,
+ * fourteenth round).
+ */
+void
+pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n)
+{
+	left->n = n;
+	left->room = CUCKOO_LOAD_ROOM(n);
+	left->buf = palloc_extended(sizeof(uint64) * Max(left->room, 1), MCXT_ALLOC_HUGE);
+}
+
+/* cuckoo_load_sorted into f (empty) with left, grown to n if it must be */
+uint64
+pgbf_cuckoo_load_left(CuckooFilter *f, const uint64 *hashes, uint64 n, PgbfCuckooLeft *left)
+{
+	uint64		r;
+
+	Assert(n <= left->n);
+	r = cuckoo_load_sorted(f, hashes, n, left->buf, left->room);
+	if (r == CUCKOO_LOAD_NO_ROOM)
+	{
+		pfree(left->buf);
+		left->room = left->n;
+		left->buf = palloc_extended(sizeof(uint64) * left->room, MCXT_ALLOC_HUGE);
+		r = cuckoo_load_sorted(f, hashes, n, left->buf, left->room);
+	}
+	return r;
 }
 
 /* a copy of f with one more copy of x: the argument is never modified */

@@ -132,10 +132,28 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 		if (in_place)
 		{
 			memcpy(left, h, sizeof(h));
-			r = cuckoo_load_sorted(w, left, n, left);
+			r = cuckoo_load_sorted(w, left, n, left, n);
 		}
 		else
-			r = cuckoo_load_sorted(w, h, n, left);
+		{
+			/* first with a random room, then (out of room) with room for n */
+			size_t		room = (rs >> 12) % (n + 1);
+			CuckooFilter *was = fuzz_malloc(wlen);
+
+			memcpy(was, w, wlen);
+			r = cuckoo_load_sorted(w, h, n, left, room);
+			if (r == CUCKOO_LOAD_NO_ROOM)
+			{
+				FUZZ_ASSERT(memcmp(w, was, wlen) == 0,
+							"a bulk load with room for %zu of %zu changed the filter",
+							room, n);
+				r = cuckoo_load_sorted(w, h, n, left, n);
+			}
+			else
+				FUZZ_ASSERT(r <= room, "a bulk load with room for %zu handed back %zu",
+							room, r);
+			free(was);
+		}
 		FUZZ_ASSERT(r <= n && cuckoo_total_count(w) - before == n - r,
 					"bulk load stored %llu and handed back %zu of %zu",
 					(unsigned long long) (cuckoo_total_count(w) - before), r, n);

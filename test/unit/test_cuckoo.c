@@ -270,35 +270,128 @@ check_found(const CuckooFilter *f, const uint64_t *h, uint64_t n, const char *wh
 		}
 }
 
-/* cuckoo_load_sorted into f, then into new tables while hashes are left */
+static CuckooFilter *
+copy_filter(const CuckooFilter *f)
+{
+	CuckooFilter *c = malloc(cuckoo_size(f));
+
+	memcpy(c, f, cuckoo_size(f));
+	return c;
+}
+
+/*
+ * cuckoo_load_sorted into f, then into new tables while hashes are left,
+ * as pgbf_cuckoo_load_sorted does: left first CUCKOO_LOAD_ROOM(n) long
+ * (exactly: ASan sees a write past it), room for n after a
+ * CUCKOO_LOAD_NO_ROOM, which must leave f as it was.
+ */
 static CuckooFilter *
 load_all(CuckooFilter *f, const uint64_t *h, uint64_t n, bool sorted, const char *what)
 {
-	uint64_t   *left = malloc((n + 1) * sizeof(uint64_t));
+	size_t		room = CUCKOO_LOAD_ROOM(n);
+	uint64_t   *left = malloc((room > 0 ? room : 1) * sizeof(uint64_t));
 	uint64_t	before = cuckoo_total_count(f);
-	size_t		r = cuckoo_load_sorted(f, h, n, left);
+	CuckooFilter *was = copy_filter(f);
+	size_t		r = cuckoo_load_sorted(f, h, n, left, room);
 
+	if (r == CUCKOO_LOAD_NO_ROOM)
+	{
+		CHECK(memcmp(f, was, cuckoo_size(was)) == 0,
+			  "%s: a load that ran out of room changed the filter", what);
+		room = n;
+		left = realloc(left, (room > 0 ? room : 1) * sizeof(uint64_t));
+		r = cuckoo_load_sorted(f, h, n, left, room);
+	}
+	free(was);
 	for (;;)
 	{
 		uint64_t	total = cuckoo_total_count(f);
 
 		/* every hash is either stored or handed back, exactly once */
-		CHECK(total - before + r == n, "%s: %llu stored + %zu left != %llu", what,
+		CHECK(r <= n && total - before + r == n, "%s: %llu stored + %zu left != %llu", what,
 			  (unsigned long long) (total - before), r, (unsigned long long) n);
 		for (size_t i = 1; sorted && i < r; i++)
 			CHECK(left[i - 1] < left[i], "%s: left not ascending at %zu", what, i);
 		check_valid(f, what);
-		if (r == 0)
+		if (r == 0 || r > n)
 			break;
 		CHECK(f->tables[f->ntables - 1].victim_fp != 0,
 			  "%s: %zu left without a victim", what, r);
 		f = grown(f);
 		before = total;
 		n = r;
-		r = cuckoo_load_sorted(f, left, r, left);	/* in place */
+		r = cuckoo_load_sorted(f, left, r, left, room);	/* in place */
 	}
 	free(left);
 	return f;
+}
+
+/*
+ * The room a bulk load needs is what its first pass leaves: for distinct
+ * ascending hashes into an empty table, what each first bucket gets past
+ * four.  With exactly that room the load gives the bytes it gives with
+ * room for n; with one less it runs out of room and leaves the filter as
+ * it was.  A table already in use needs room for n.
+ */
+static void
+test_load_room(double fpr, uint64_t capacity, uint64_t n)
+{
+	uint64_t   *h = malloc(n * sizeof(uint64_t));
+	uint64_t   *left = malloc((n + 1) * sizeof(uint64_t));
+	CuckooFilter *full = new_filter(capacity, fpr),
+			   *fresh = new_filter(capacity, fpr),
+			   *f;
+	uint64_t	nb = full->tables[0].nbuckets;
+	size_t		need = 0,
+				run = 0,
+				r_full,
+				r;
+	char		what[96];
+
+	snprintf(what, sizeof(what), "load room(fpr %g, capacity %llu, n %llu)", fpr,
+			 (unsigned long long) capacity, (unsigned long long) n);
+	for (uint64_t i = 0; i < n; i++)
+		h[i] = key(i);
+	qsort(h, n, sizeof(uint64_t), cmp_hash);
+	for (uint64_t i = 0; i < n; i++)
+	{
+		run = i > 0 && bf_range64(h[i], nb) == bf_range64(h[i - 1], nb) ? run + 1 : 1;
+		need += run > CUCKOO_BUCKET_SLOTS;
+	}
+	r_full = cuckoo_load_sorted(full, h, n, left, n);
+
+	f = copy_filter(fresh);
+	r = cuckoo_load_sorted(f, h, n, left, need);
+	CHECK(r == r_full && memcmp(f, full, cuckoo_size(full)) == 0,
+		  "%s: room for the %zu the first pass leaves gave other bytes", what, need);
+	free(f);
+	if (need > 0)
+	{
+		f = copy_filter(fresh);
+		r = cuckoo_load_sorted(f, h, n, left, need - 1);
+		CHECK(r == CUCKOO_LOAD_NO_ROOM && memcmp(f, fresh, cuckoo_size(fresh)) == 0,
+			  "%s: room for %zu, one short, returned %zu or changed the filter", what,
+			  need - 1, r);
+		free(f);
+	}
+	if (n > 0 && full->tables[0].victim_fp == 0)
+	{
+		/* a table in use: room for n or nothing */
+		f = copy_filter(full);
+		r = cuckoo_load_sorted(f, h, n, left, n - 1);
+		CHECK(r == CUCKOO_LOAD_NO_ROOM && memcmp(f, full, cuckoo_size(full)) == 0,
+			  "%s: a table in use loaded with room for %llu of %llu", what,
+			  (unsigned long long) (n - 1), (unsigned long long) n);
+		free(f);
+	}
+	CHECK(n > capacity || need <= CUCKOO_LOAD_ROOM(n),
+		  "%s: the first pass left %zu, more than CUCKOO_LOAD_ROOM", what, need);
+	printf("%s: first pass leaves %zu (%.1f%%), CUCKOO_LOAD_ROOM %llu\n", what, need,
+		   n ? 100.0 * need / n : 0.0, (unsigned long long) CUCKOO_LOAD_ROOM(n));
+	free(full);
+	free(fresh);
+	free(left);
+	free(h);
 }
 
 /*
@@ -519,6 +612,11 @@ main(void)
 	/* tables over CUCKOO_SEARCH_PREFETCH_MIN_BYTES, narrow and wide */
 	test_batch_same_bytes(0.01, 7000000, 7000000);
 	test_batch_same_bytes(1e-15, 1500000, 1500000);
+	test_load_room(0.01, 100000, 100000);
+	test_load_room(0.01, 2000000, 2000000);
+	test_load_room(1e-6, 20000, 20000);
+	test_load_room(0.01, 10, 7);
+	test_load_room(0.01, 1000, 5000);	/* overfull: needs more room than the bound */
 	test_load_sorted(0.01, 100000, 100000);
 	test_load_sorted(0.01, 2000000, 2000000);
 	test_load_sorted(0.3, 1000, 1000);
