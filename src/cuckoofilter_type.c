@@ -128,7 +128,7 @@ pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashes, uint64 n,
  * Bulk load of hashes[0 .. n), ascending and distinct, into f's last
  * table, which is empty (cuckoo_load_sorted), and what that leaves into
  * new tables the same way.  What a load leaves goes to a buffer of
- * CUCKOO_LOAD_ROOM(n) hashes (pgbf_cuckoo_left: of n, if that is not
+ * CUCKOO_LOAD_ROOM(n) hashes (pgbf_cuckoo_load_left: of n, if that is not
  * enough), and the next load is from there, in place.  Each new table is
  * empty and takes four hashes a bucket at least, so the loop ends.  The
  * old filter is freed when the filter grows.
