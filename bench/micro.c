@@ -80,6 +80,15 @@ rng(void)
 	return z ^ (z >> 31);
 }
 
+/* h[0 .. n) = the first n values of rng() from seed */
+static void
+fill_random(uint64_t *h, uint64_t n, uint64_t seed)
+{
+	rng_state = seed;
+	for (uint64_t i = 0; i < n; i++)
+		h[i] = rng();
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -325,9 +334,7 @@ sorted_build(void *(*create) (uint64_t capacity, int layout),
 	uint64_t   *h = malloc(capacity * sizeof(uint64_t));
 	double		t[REPS];
 
-	rng_state = 4242;
-	for (uint64_t i = 0; i < capacity; i++)
-		h[i] = rng();
+	fill_random(h, capacity, 4242);
 	qsort(h, capacity, sizeof(uint64_t), cmp_u64);
 	for (int r = 0; r < REPS; r++)
 	{
@@ -358,9 +365,7 @@ counting_final_bench(uint64_t n)
 	size_t		old_size = 0,
 				new_size = 0;
 
-	rng_state = 4243;
-	for (uint64_t i = 0; i < n; i++)
-		h[i] = rng();
+	fill_random(h, n, 4243);
 	qsort(h, n, sizeof(uint64_t), cmp_u64);
 	for (int r = 0; r < REPS; r++)
 	{
@@ -526,9 +531,7 @@ bench_cuckoo_build(uint64_t n)
 	empty = aligned_buf(keyset_size_for(0));
 	keyset_init(empty, BF_KIND_CUCKOO, 1, 0.01, 0, 0);
 	sorted = aligned_buf(keyset_size_for(n));
-	rng_state = 77;
-	for (uint64_t i = 0; i < n; i++)
-		queue[i] = rng();
+	fill_random(queue, n, 77);
 	for (int r = 0; r < REPS; r++)
 	{
 		double		t0 = now_ns();
@@ -667,9 +670,7 @@ bench_keyset_build(uint64_t n)
 	int			m_auto = 0,
 				m_sized = 0;
 
-	rng_state = 99;
-	for (uint64_t i = 0; i < n; i++)
-		h[i] = rng();
+	fill_random(h, n, 99);
 	for (int r = 0; r < REPS; r++)
 	{
 		t_auto[r] = keyset_build_once(h, n, 0, &m_auto);
