@@ -19,12 +19,11 @@ extern CuckooFilter *pgbf_cuckoo_add_hashes(CuckooFilter *f, const uint64 *hashe
 extern CuckooFilter *pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes,
 											 uint64 n, MemoryContext cxt);
 
-/* where a bulk load of up to n hashes puts what it leaves */
+/* where a bulk load of n hashes puts what it leaves */
 typedef struct PgbfCuckooLeft
 {
 	uint64	   *buf;
 	uint64		room;			/* hashes buf holds */
-	uint64		n;				/* the most hashes a load is given */
 } PgbfCuckooLeft;
 
 extern void pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n);

@@ -161,7 +161,6 @@ pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n, MemoryC
 void
 pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n)
 {
-	left->n = n;
 	left->room = CUCKOO_LOAD_ROOM(n);
 	left->buf = palloc_extended(sizeof(uint64) * Max(left->room, 1), MCXT_ALLOC_HUGE);
 }
@@ -170,14 +169,12 @@ pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n)
 uint64
 pgbf_cuckoo_load_left(CuckooFilter *f, const uint64 *hashes, uint64 n, PgbfCuckooLeft *left)
 {
-	uint64		r;
+	uint64		r = cuckoo_load_sorted(f, hashes, n, left->buf, left->room);
 
-	Assert(n <= left->n);
-	r = cuckoo_load_sorted(f, hashes, n, left->buf, left->room);
 	if (r == CUCKOO_LOAD_NO_ROOM)
 	{
 		pfree(left->buf);
-		left->room = left->n;
+		left->room = n;
 		left->buf = palloc_extended(sizeof(uint64) * left->room, MCXT_ALLOC_HUGE);
 		r = cuckoo_load_sorted(f, hashes, n, left->buf, left->room);
 	}
