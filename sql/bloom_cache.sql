@@ -22,6 +22,26 @@ JOIN hostf USING (h);
 SELECT count(*) FILTER (WHERE f @> k) < 1000 AS other_filter_mostly_absent
 FROM (SELECT (i + 1) % 70 AS h, md5(i::text) AS k FROM generate_series(1, 70000) i) p
 JOIN hostf USING (h);
+-- cuckoo filters of 40 different sizes (all kept in the cache), probed in
+-- runs of three rows: each has its own alternate-bucket table, built once
+-- it has been probed often enough and kept with its cached copy, and the
+-- second and third row of a run take it from the inline path; a probe
+-- through another filter's table would miss its own keys
+CREATE TABLE hostc AS
+SELECT h, cuckoo_agg(k, 3000 + 70 * h, 0.01) AS f
+FROM (SELECT (i / 3) % 40 AS h, md5(i::text) AS k FROM generate_series(1, 210000) i) s
+GROUP BY h;
+SELECT count(*) AS filters,
+       count(DISTINCT (cuckoo_info(f)->>'buckets')) AS bucket_counts,
+       bool_and(pg_column_size(f) > 2000) AS stored_out_of_line
+FROM hostc;
+SELECT count(*) FILTER (WHERE cuckoo_contains(f, k)) AS own_filter_hits,
+       count(*) FILTER (WHERE NOT cuckoo_contains(f, k)) AS own_filter_misses
+FROM (SELECT (i / 3) % 40 AS h, md5(i::text) AS k FROM generate_series(1, 210000) i) p
+JOIN hostc USING (h);
+SELECT count(*) FILTER (WHERE k <@ f) < 1000 AS other_filter_mostly_absent
+FROM (SELECT (i / 3 + 1) % 40 AS h, md5(i::text) AS k FROM generate_series(1, 70000) i) p
+JOIN hostc USING (h);
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET max_parallel_workers_per_gather;

@@ -405,10 +405,15 @@ table_geom(const CuckooFilter *f, int k)
  * in every earlier one (what makes removes safe, see cuckoo.h).
  */
 static inline uint64_t
-alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
+alt_offset(uint64_t b, uint64_t base_buckets)
 {
-	uint64_t	b = base_fp(fp, g->fp_bits, g->base_bits);
-	uint64_t	hc = bf_range64(bf_remix(b ^ CUCKOO_ALT_KEY), g->base_buckets);
+	return bf_range64(bf_remix(b ^ CUCKOO_ALT_KEY), base_buckets);
+}
+
+/* alt_bucket, given b (the table-0 fingerprint) and hc = alt_offset(b, m0) */
+static inline uint64_t
+alt_bucket_of(const CuckooGeom *g, uint64_t i, uint64_t b, uint64_t hc)
+{
 	uint64_t	c = i >> g->shift;
 	uint64_t	c2 = hc >= c ? hc - c : hc + g->base_buckets - c;
 	uint64_t	t = i & ((UINT64_C(1) << g->shift) - 1);
@@ -416,6 +421,14 @@ alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
 	if (g->shift > 0)
 		t ^= bf_remix(b + CUCKOO_KICK_KEY) >> (64 - g->shift);
 	return (c2 << g->shift) | t;
+}
+
+static inline uint64_t
+alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
+{
+	uint64_t	b = base_fp(fp, g->fp_bits, g->base_bits);
+
+	return alt_bucket_of(g, i, b, alt_offset(b, g->base_buckets));
 }
 
 /* the element's two buckets and fingerprint in a table */
@@ -963,24 +976,73 @@ cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
  * there is no early exit: whether a row is a member is what the branch
  * predictor cannot guess.
  */
-bool
-cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
+/*
+ * A lookup in every table, branch-free.  With alt (cuckoo_alt_table), the
+ * second bucket's offset is read from it instead of computed, which takes
+ * a remix and a multiply off the path to the second bucket's load.
+ */
+static inline __attribute__((always_inline)) bool
+contains_hash(const CuckooFilter *f, const uint32_t *alt, uint64_t h)
 {
 	bool		found = false;
 
+	/* one table (a filter that never grew): its alt_bucket, shift 0 */
+	if (f->ntables == 1)
+	{
+		const CuckooTable *t = &f->tables[0];
+		uint32_t	fb = t->fp_bits;
+		uint64_t	m = t->nbuckets,
+					fp = fingerprint(bf_remix(h), fb),
+					i1 = bf_range64(h, m),
+					hc = alt ? alt[fp] : alt_offset(fp, m),
+					i2 = hc >= i1 ? hc - i1 : hc + m - i1;
+
+		return (int) buckets_hold(table_area_const(f, t), fb, i1, i2, fp) |
+			(int) victim_matches(t, fp, i1, i2);
+	}
 	for (int k = 0; k < f->ntables; k++)
 	{
 		const CuckooTable *t = &f->tables[k];
 		CuckooGeom	g = table_geom(f, k);
-		uint64_t	fp,
-					i1,
-					i2;
+		uint64_t	fp = fingerprint(bf_remix(h), g.fp_bits),
+					i1 = bf_range64(h, g.nbuckets),
+					b = base_fp(fp, g.fp_bits, g.base_bits),
+					i2 = alt_bucket_of(&g, i1, b, alt ? alt[b] : alt_offset(b, g.base_buckets));
 
-		locate(&g, h, &fp, &i1, &i2);
 		found |= (int) buckets_hold(table_area_const(f, t), t->fp_bits, i1, i2, fp) |
 			(int) victim_matches(t, fp, i1, i2);
 	}
 	return found;
+}
+
+bool
+cuckoo_contains_hash(const CuckooFilter *f, uint64_t h)
+{
+	return contains_hash(f, NULL, h);
+}
+
+size_t
+cuckoo_alt_table_size(const CuckooFilter *f)
+{
+	if (f->tables[0].fp_bits > CUCKOO_ALT_TABLE_MAX_BITS ||
+		f->tables[0].nbuckets > UINT32_MAX)
+		return 0;
+	return ((size_t) 1 << f->tables[0].fp_bits) * sizeof(uint32_t);
+}
+
+void
+cuckoo_alt_table(const CuckooFilter *f, uint32_t *alt)
+{
+	uint64_t	m0 = f->tables[0].nbuckets;
+
+	for (uint64_t b = 0; b < (UINT64_C(1) << f->tables[0].fp_bits); b++)
+		alt[b] = (uint32_t) alt_offset(b, m0);
+}
+
+bool
+cuckoo_contains_hash_alt(const CuckooFilter *f, const uint32_t *alt, uint64_t h)
+{
+	return contains_hash(f, alt, h);
 }
 
 /* start loading both buckets of h in every table */

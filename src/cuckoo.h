@@ -202,6 +202,20 @@ extern size_t cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t
 								 uint64_t *left, size_t left_room);
 extern uint32_t cuckoo_count_hash(const CuckooFilter *f, uint64_t h);
 extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
+
+/*
+ * The offsets every table's alternate buckets are computed from depend
+ * only on table 0's fingerprint and bucket count, so a caller that probes
+ * one filter many times can table them: cuckoo_alt_table_size(f) bytes
+ * (0 when table 0's fingerprints are wider than CUCKOO_ALT_TABLE_MAX_BITS,
+ * and tabling does not pay), filled by cuckoo_alt_table(f, alt).
+ * cuckoo_contains_hash_alt(f, alt, h) then answers as cuckoo_contains_hash,
+ * with less work before the second bucket's load.
+ */
+#define CUCKOO_ALT_TABLE_MAX_BITS 12
+extern size_t cuckoo_alt_table_size(const CuckooFilter *f);
+extern void cuckoo_alt_table(const CuckooFilter *f, uint32_t *alt);
+extern bool cuckoo_contains_hash_alt(const CuckooFilter *f, const uint32_t *alt, uint64_t h);
 /* out[i] = cuckoo_contains_hash(f, h[i]), i < n, buckets loaded ahead */
 extern void cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h,
 								   size_t n, bool *out);

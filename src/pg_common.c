@@ -435,6 +435,8 @@ cache_set_last(PgbfArgCache *cache, const PgbfCacheEntry *e)
 	{
 		memcpy(cache->last.key, e->key, TOAST_POINTER_SIZE);
 		cache->last.value = e->value;
+		cache->last.derive = e->derive;
+		cache->last.aux = e->aux;
 	}
 }
 
@@ -554,9 +556,9 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
  * probed that often (a single lookup never pays it).
  */
 const void *
-pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
-						Size (*aux_size) (const void *value), const void **aux,
-						bool eager)
+pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
+							 Size (*aux_size) (const void *value), const void **aux,
+							 bool eager)
 {
 	const void *value = pgbf_cached_arg(fcinfo, argno);
 	PgbfArgCache *cache = (PgbfArgCache *) fcinfo->flinfo->fn_extra;
@@ -570,6 +572,8 @@ pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
 		return value;			/* not cached: a plain in-memory datum */
 	if (e->derive != derive)
 	{
+		Size		bytes = aux_size(value);
+
 		/*
 		 * Build aux once the probes so far would have paid for it: about a
 		 * probe per 256 bytes of value (a rent-or-buy rule, at most twice
@@ -578,17 +582,19 @@ pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
 		 * probe of a filter that has left the caches (a 5.9 MB one probed
 		 * by a scan, bench/README.md, eleventh round).
 		 */
-		if (!eager && ++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
+		if (bytes > 0 && !eager && ++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
 			return value;
 		if (e->aux)
 		{
 			pfree(e->aux);
 			e->aux = NULL;
 		}
-		e->aux = derive(value, fcinfo->flinfo->fn_mcxt);
+		if (bytes > 0)
+			e->aux = derive(value, fcinfo->flinfo->fn_mcxt);
 		e->derive = derive;
-		e->size += aux_size(value);
-		cache->bytes += aux_size(value);
+		e->size += bytes;
+		cache->bytes += bytes;
+		cache_set_last(cache, e);
 	}
 	*aux = e->aux;
 	return value;

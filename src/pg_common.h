@@ -159,15 +159,20 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 
 extern const void *pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno);
 
+typedef void *(*PgbfDeriveFn) (const void *value, MemoryContext cxt);
+
 /*
  * The start of a call site's cache (fn_extra, pg_common.c): the toast
  * pointer that answered last and its value, so that the usual row (the
  * same TOASTed value as the row before) is answered inline, without a
- * call.
+ * call; and, once pgbf_cached_arg_derived has settled it, what it derives
+ * from that value.
  */
 typedef struct PgbfCacheLast
 {
 	const void *value;			/* NULL: none */
+	PgbfDeriveFn derive;		/* NULL: aux not settled */
+	const void *aux;			/* derive's structure, or NULL: none is worth it */
 	char		key[TOAST_POINTER_SIZE];
 } PgbfCacheLast;
 
@@ -192,14 +197,32 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
  * As pgbf_cached_arg, and *aux a structure derive builds from the value
  * (aux_size bytes, allocated in cxt), kept and freed with the cached value
  * and counted in the cache's cap.  *aux is NULL for values not cached,
- * and, unless eager, until the value has been probed often enough to
- * repay building it.
+ * for values whose aux_size is 0 (derive is then never called), and,
+ * unless eager, until the value has been probed often enough to repay
+ * building it.  Once that is settled, the usual row is answered inline.
  */
-typedef void *(*PgbfDeriveFn) (const void *value, MemoryContext cxt);
-extern const void *pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno,
-										   PgbfDeriveFn derive,
-										   Size (*aux_size) (const void *value),
-										   const void **aux, bool eager);
+extern const void *pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno,
+												PgbfDeriveFn derive,
+												Size (*aux_size) (const void *value),
+												const void **aux, bool eager);
+
+static inline const void *
+pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
+						Size (*aux_size) (const void *value), const void **aux,
+						bool eager)
+{
+	const PgbfCacheLast *last = (const PgbfCacheLast *) fcinfo->flinfo->fn_extra;
+	const char *raw = DatumGetPointer(PG_GETARG_DATUM(argno));
+
+	if (last != NULL && last->value != NULL && last->derive == derive &&
+		VARATT_IS_EXTERNAL_ONDISK(raw) &&
+		memcmp(last->key, raw, TOAST_POINTER_SIZE) == 0)
+	{
+		*aux = last->aux;
+		return last->value;
+	}
+	return pgbf_cached_arg_derived_slow(fcinfo, argno, derive, aux_size, aux, eager);
+}
 
 /* ---- aggregates ---- */
 

@@ -49,14 +49,27 @@ fuzz_exercise(void *value, size_t len, const uint8_t *data, size_t size)
 	char		errbuf[BF_ERRLEN];
 	bool		stop = false;
 
+	size_t		alt_bytes = cuckoo_alt_table_size(f);
+	uint32_t   *alt = NULL;
+
 	FUZZ_ASSERT(cuckoo_size(f) == len, "cuckoo_size %zu != %zu", cuckoo_size(f), len);
+	if (alt_bytes > 0)
+	{
+		alt = fuzz_malloc(alt_bytes);
+		cuckoo_alt_table(f, alt);
+	}
 	for (int i = 0; i < 16; i++)
 	{
 		uint64_t	h = fuzz_rand(&rs);
+		bool		found = cuckoo_contains_hash(f, h);
 
-		(void) cuckoo_contains_hash(f, h);
+		/* a scan's probes, through the tabled alternate buckets */
+		if (alt)
+			FUZZ_ASSERT(cuckoo_contains_hash_alt(f, alt, h) == found,
+						"the alt table's answer differs");
 		(void) cuckoo_count_hash(f, h);
 	}
+	free(alt);
 	(void) cuckoo_rate_bound(f);
 	(void) cuckoo_total_count(f);
 	(void) cuckoo_total_slots(f);

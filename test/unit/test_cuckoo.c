@@ -204,6 +204,58 @@ test_single_table(double fpr)
 }
 
 /*
+ * Probes through the tabled alternate-bucket offsets (what a scan's probes
+ * use once the filter has been probed often enough) answer exactly as
+ * cuckoo_contains_hash, members and non-members, one table or grown (the
+ * victims of earlier tables included); fingerprints wider than the table
+ * allows get no table.
+ */
+static void
+test_alt_table(double fpr, uint64_t capacity, uint64_t n)
+{
+	CuckooFilter *f = new_filter(capacity, fpr);
+	size_t		bytes;
+	uint32_t   *alt;
+	uint64_t	differ = 0,
+				hits = 0,
+				victims = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		f = add(f, key(i));
+	for (int k = 0; k < f->ntables; k++)
+		victims += f->tables[k].victim_fp != 0;
+	bytes = cuckoo_alt_table_size(f);
+	if (f->tables[0].fp_bits > CUCKOO_ALT_TABLE_MAX_BITS)
+	{
+		CHECK(bytes == 0, "alt table of %zu bytes for %u-bit fingerprints", bytes,
+			  f->tables[0].fp_bits);
+		free(f);
+		return;
+	}
+	CHECK(bytes == ((size_t) 4 << f->tables[0].fp_bits), "alt table %zu bytes for %u bits",
+		  bytes, f->tables[0].fp_bits);
+	alt = malloc(bytes);
+	cuckoo_alt_table(f, alt);
+	for (uint64_t i = 0; i < n + 1000000; i++)
+	{
+		bool		a = cuckoo_contains_hash_alt(f, alt, key(i));
+
+		differ += a != cuckoo_contains_hash(f, key(i));
+		hits += a;
+		if (i < n)
+			CHECK(a, "alt table: false negative %llu", (unsigned long long) i);
+	}
+	printf("alt table fpr %g, %llu into %llu: %u tables, %llu victims, %zu bytes, %llu hits, %llu differ\n",
+		   fpr, (unsigned long long) n, (unsigned long long) capacity, f->ntables,
+		   (unsigned long long) victims, bytes, (unsigned long long) hits,
+		   (unsigned long long) differ);
+	CHECK(differ == 0, "alt table and computed answers differ for %llu keys",
+		  (unsigned long long) differ);
+	free(alt);
+	free(f);
+}
+
+/*
  * cuckoo_add_hashes (prefetched batches) builds the bytes of one
  * cuckoo_add_hash at a time, through kicks, victims and growth, at
  * fingerprint widths on both sides of the one-word bucket path.
@@ -612,6 +664,11 @@ main(void)
 	/* tables over CUCKOO_SEARCH_PREFETCH_MIN_BYTES, narrow and wide */
 	test_batch_same_bytes(0.01, 7000000, 7000000);
 	test_batch_same_bytes(1e-15, 1500000, 1500000);
+	test_alt_table(0.01, 100000, 100000);
+	test_alt_table(0.3, 100, 5000);
+	test_alt_table(0.01, 100, 20000);
+	test_alt_table(0.002, 1000, 1000);
+	test_alt_table(1e-6, 1000, 1000);
 	test_load_room(0.01, 100000, 100000);
 	test_load_room(0.01, 2000000, 2000000);
 	test_load_room(1e-6, 20000, 20000);
