@@ -248,8 +248,9 @@ cuckoo_alt_bytes(const void *value)
 /*
  * Probes read the filter detoasted once per query (pgbf_cached_arg), and,
  * once it has been probed often enough, with its alternate-bucket offsets
- * tabled (measured: a probe of a 1M-element filter through a scan from
- * 1.40x the scan to 1.35x, bench/README.md, fifteenth round).
+ * tabled (measured: a probe of a 1M-element filter through a scalar
+ * subquery from 1.34x the scan to 1.25-1.29x, bench/README.md, fifteenth
+ * round).
  */
 static bool
 cuckoo_probe_arg(FunctionCallInfo fcinfo, int fargno, int xargno, PgbfElem kind)
