@@ -401,6 +401,7 @@ typedef struct PgbfCacheEntry
 	uint64		uses;			/* lookups through pgbf_cached_arg_derived */
 	PgbfDeriveFn derive;		/* what built aux; NULL: not built */
 	void	   *aux;
+	Size		aux_bytes;		/* of aux, counted in size */
 } PgbfCacheEntry;
 
 typedef struct PgbfArgCache
@@ -450,6 +451,7 @@ cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
 	if (e->aux)
 		pfree(e->aux);
 	e->aux = NULL;
+	e->aux_bytes = 0;
 	e->derive = NULL;
 	e->uses = 0;
 	cache->bytes -= e->size;
@@ -589,9 +591,12 @@ pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn de
 			pfree(e->aux);
 			e->aux = NULL;
 		}
+		e->size -= e->aux_bytes;
+		cache->bytes -= e->aux_bytes;
 		if (bytes > 0)
 			e->aux = derive(value, fcinfo->flinfo->fn_mcxt);
 		e->derive = derive;
+		e->aux_bytes = bytes;
 		e->size += bytes;
 		cache->bytes += bytes;
 		cache_set_last(cache, e);
