@@ -972,14 +972,11 @@ cuckoo_count_hash(const CuckooFilter *f, uint64_t h)
 }
 
 /*
- * cuckoo_count_hash() > 0.  Both buckets are loaded independently and
- * there is no early exit: whether a row is a member is what the branch
- * predictor cannot guess.
- */
-/*
- * A lookup in every table, branch-free.  With alt (cuckoo_alt_table), the
- * second bucket's offset is read from it instead of computed, which takes
- * a remix and a multiply off the path to the second bucket's load.
+ * cuckoo_count_hash() > 0, in every table.  Both buckets are loaded
+ * independently and there is no early exit: whether a row is a member is
+ * what the branch predictor cannot guess.  With alt (cuckoo_alt_table),
+ * the second bucket's offset is read from it instead of computed, which
+ * takes a remix and a multiply off the path to the second bucket's load.
  */
 static inline __attribute__((always_inline)) bool
 contains_hash(const CuckooFilter *f, const uint32_t *alt, uint64_t h)
