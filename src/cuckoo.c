@@ -410,12 +410,19 @@ alt_offset(uint64_t b, uint64_t base_buckets)
 	return bf_range64(bf_remix(b ^ CUCKOO_ALT_KEY), base_buckets);
 }
 
+/* the involution c -> (hc - c) mod m0 that pairs a table-0 bucket with its other */
+static inline uint64_t
+alt_index(uint64_t hc, uint64_t c, uint64_t m0)
+{
+	return hc >= c ? hc - c : hc + m0 - c;
+}
+
 /* alt_bucket, given b (the table-0 fingerprint) and hc = alt_offset(b, m0) */
 static inline uint64_t
 alt_bucket_of(const CuckooGeom *g, uint64_t i, uint64_t b, uint64_t hc)
 {
 	uint64_t	c = i >> g->shift;
-	uint64_t	c2 = hc >= c ? hc - c : hc + g->base_buckets - c;
+	uint64_t	c2 = alt_index(hc, c, g->base_buckets);
 	uint64_t	t = i & ((UINT64_C(1) << g->shift) - 1);
 
 	if (g->shift > 0)
@@ -991,8 +998,7 @@ contains_hash(const CuckooFilter *f, const uint32_t *alt, uint64_t h)
 		uint64_t	m = t->nbuckets,
 					fp = fingerprint(bf_remix(h), fb),
 					i1 = bf_range64(h, m),
-					hc = alt ? alt[fp] : alt_offset(fp, m),
-					i2 = hc >= i1 ? hc - i1 : hc + m - i1;
+					i2 = alt_index(alt ? alt[fp] : alt_offset(fp, m), i1, m);
 
 		return (int) buckets_hold(table_area_const(f, t), fb, i1, i2, fp) |
 			(int) victim_matches(t, fp, i1, i2);
