@@ -380,6 +380,7 @@ typedef struct CuckooGeom
 	uint32_t	shift;			/* k */
 	uint32_t	fp_bits;
 	uint32_t	base_bits;		/* table 0's fingerprint width */
+	const uint32_t *alt;		/* alt_offset of every table-0 fingerprint, or NULL */
 } CuckooGeom;
 
 static inline CuckooGeom
@@ -392,6 +393,7 @@ table_geom(const CuckooFilter *f, int k)
 	g.shift = f->tables[k].shift;
 	g.fp_bits = f->tables[k].fp_bits;
 	g.base_bits = f->tables[0].fp_bits;
+	g.alt = NULL;
 	return g;
 }
 
@@ -435,7 +437,7 @@ alt_bucket(const CuckooGeom *g, uint64_t i, uint64_t fp)
 {
 	uint64_t	b = base_fp(fp, g->fp_bits, g->base_bits);
 
-	return alt_bucket_of(g, i, b, alt_offset(b, g->base_buckets));
+	return alt_bucket_of(g, i, b, g->alt ? g->alt[b] : alt_offset(b, g->base_buckets));
 }
 
 /* the element's two buckets and fingerprint in a table */
@@ -785,16 +787,35 @@ prefetch_search(const CuckooGeom *g, const uint8_t *area, const CuckooLocated *l
 }
 
 /*
+ * The bulk adds below find second buckets through the table of
+ * alt_offset (cuckoo_alt_table, 4 kB for 10-bit fingerprints) instead of
+ * computing it, when there are at least as many adds as entries: in the
+ * search for a free slot (table_bfs) each fingerprint looked at needs
+ * its other bucket.  The same buckets either way, so the same bytes.
+ * buf has room for 2^CUCKOO_ALT_TABLE_MAX_BITS entries.
+ */
+static void
+geom_table_alt(CuckooGeom *g, const CuckooFilter *f, uint32_t *buf, size_t n)
+{
+	if (cuckoo_alt_table_size(f) != 0 && n >= ((size_t) 1 << g->base_bits))
+	{
+		cuckoo_alt_table(f, buf);
+		g->alt = buf;
+	}
+}
+
+/*
  * cuckoo_add_hash over hashes[0 .. n) in order, the same bytes, but with
  * each hash located CUCKOO_PREFETCH_AHEAD adds early and both its buckets
- * prefetched: a filter of millions is far bigger than the caches.
+ * prefetched: a filter of millions is far bigger than the caches.  g is
+ * the last table's geometry.
  */
-size_t
-cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
+static size_t
+add_hashes(CuckooFilter *f, const CuckooGeom *gp, const uint64_t *hashes, size_t n)
 {
 	int			k = f->ntables - 1;
 	CuckooTable *t = &f->tables[k];
-	CuckooGeom	g = table_geom(f, k);
+	CuckooGeom	g = *gp;
 	uint8_t    *area = table_area(f, t);
 	CuckooLocated ring[CUCKOO_PREFETCH_AHEAD];
 	bool		search_ahead = area_bytes(t->nbuckets, t->fp_bits) >= CUCKOO_SEARCH_PREFETCH_MIN_BYTES;
@@ -818,11 +839,22 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	return n;
 }
 
-/* cuckoo_add_hashes of src[0 .. n), what it did not add moved to left */
-static size_t
-add_rest(CuckooFilter *f, const uint64_t *src, size_t n, uint64_t *left)
+size_t
+cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 {
-	size_t		done = cuckoo_add_hashes(f, src, n);
+	uint32_t	alt[1 << CUCKOO_ALT_TABLE_MAX_BITS];
+	CuckooGeom	g = table_geom(f, f->ntables - 1);
+
+	geom_table_alt(&g, f, alt, n);
+	return add_hashes(f, &g, hashes, n);
+}
+
+/* add_hashes of src[0 .. n), what it did not add moved to left */
+static size_t
+add_rest(CuckooFilter *f, const CuckooGeom *g, const uint64_t *src, size_t n,
+		 uint64_t *left)
+{
+	size_t		done = add_hashes(f, g, src, n);
 
 	memmove(left, src + done, (n - done) * sizeof(uint64_t));
 	return n - done;
@@ -831,13 +863,18 @@ add_rest(CuckooFilter *f, const uint64_t *src, size_t n, uint64_t *left)
 /*
  * Bulk load of an empty table from ascending hashes.  A hash's first
  * bucket is its top bits scaled (bf_range64), so ascending hashes visit
- * the buckets in order, and the first pass writes each bucket once: its
- * first four hashes' fingerprints, streamed into the area a word at a
- * time (an empty table is all zero bits).  The hashes a bucket could not
- * take go on, still ascending, to the second pass, which puts each in its
- * second bucket if that has room (buckets prefetched as in
- * cuckoo_add_hashes); what is left after that is inserted the usual way
- * (search, then walk), where it may park a victim.
+ * the buckets in order, and the first pass fills each bucket with its
+ * first four hashes' fingerprints, in slot order (an empty table is all
+ * zero bits, so a fingerprint is ORed in).  That pass has no branch on
+ * the data: whether a hash starts a bucket, fits in it, or goes on is a
+ * coin toss for random hashes, and a mispredicted branch per hash cost
+ * more than the pass's arithmetic (bench/README.md, sixteenth round).  A
+ * hash that does not fit is ORed in as zero and goes on, still ascending,
+ * to the second pass, which puts each in its second bucket if that has
+ * room (buckets prefetched as in cuckoo_add_hashes); what is left after
+ * that is inserted the usual way (search, then walk), where it may park
+ * a victim.  Both find second buckets through the alt_offset table
+ * (geom_table_alt).
  *
  * A hash whose first bucket lies behind the stream (input out of order)
  * skips the first pass, so no slot is written twice.  left[nl], nl <= j,
@@ -858,66 +895,54 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	CuckooGeom	g = table_geom(f, k);
 	uint8_t    *area = table_area(f, t);
 	uint32_t	fb = g.fp_bits;
+	uint32_t	alt[1 << CUCKOO_ALT_TABLE_MAX_BITS];
 	size_t		nl = 0,
 				nl2 = 0;
 	uint64_t	cur = 0,
-				acc = 0,
-				wi = 0;
-	uint32_t	filled = 0;
-	bool		started = false;
+				filled = 0,
+				added = 0;
 
+	geom_table_alt(&g, f, alt, n);
 	if (t->count != 0 || t->victim_fp != 0)
-		return left_room < n ? CUCKOO_LOAD_NO_ROOM : add_rest(f, hashes, n, left);
+		return left_room < n ? CUCKOO_LOAD_NO_ROOM : add_rest(f, &g, hashes, n, left);
 
 	/* first buckets, in order: the first four hashes of each */
 	for (size_t j = 0; j < n; j++)
 	{
 		uint64_t	h = hashes[j];
 		uint64_t	i1 = bf_range64(h, g.nbuckets);
-		uint64_t	fp,
-					bit,
-					w;
-		uint32_t	off;
+		uint64_t	fp = fingerprint(bf_remix(h), fb);
+		uint64_t	next = (uint64_t) (i1 > cur);
+		uint64_t	fits,
+					bit;
+		uint8_t    *p;
 
-		if (!started || i1 > cur)
+		/* all arithmetic: compilers turn ?: here into branches */
+		filled &= next - 1;
+		fits = (uint64_t) (i1 >= cur) & (uint64_t) (filled < CUCKOO_BUCKET_SLOTS);
+		cur ^= (cur ^ i1) & (0 - next);
+		if (__builtin_expect(nl == left_room, 0) && !fits)
 		{
-			cur = i1;
-			filled = 0;
-			started = true;
+			memset(area, 0, area_bytes(g.nbuckets, fb));
+			return CUCKOO_LOAD_NO_ROOM;
 		}
-		if (i1 != cur || filled == CUCKOO_BUCKET_SLOTS)
-		{
-			if (nl == left_room)
-			{
-				memset(area, 0, area_bytes(g.nbuckets, fb));
-				t->count = 0;
-				return CUCKOO_LOAD_NO_ROOM;
-			}
-			left[nl++] = h;
-			continue;
-		}
-		fp = fingerprint(bf_remix(h), fb);
-		bit = (i1 * CUCKOO_BUCKET_SLOTS + filled++) * fb;
-		w = bit >> 6;
-		off = (uint32_t) (bit & 63);
-		if (w != wi)
-		{
-			if (acc != 0)
-				store_le64(area + 8 * wi, acc);
-			acc = 0;
-			wi = w;
-		}
-		acc |= fp << off;
-		if (off + fb > 64)
-		{
-			store_le64(area + 8 * wi, acc);
-			wi++;
-			acc = fp >> (64 - off);
-		}
-		t->count++;
+
+		/*
+		 * The slot's bits go into the aligned word they start in and the
+		 * next (the area's spare word is the next of the last word).
+		 */
+		bit = (i1 * CUCKOO_BUCKET_SLOTS + (filled & (CUCKOO_BUCKET_SLOTS - 1))) * fb;
+		p = area + 8 * (bit >> 6);
+		fp &= 0 - fits;
+		store_le64(p, load_le64(p) | fp << (bit & 63));
+		store_le64(p + 8, load_le64(p + 8) | (fp >> 1) >> (63 - (bit & 63)));
+		if (__builtin_expect(nl < left_room, 1))
+			left[nl] = h;
+		nl += 1 - fits;
+		filled += fits;
+		added += fits;
 	}
-	if (acc != 0)
-		store_le64(area + 8 * wi, acc);
+	t->count = added;
 
 	/* second buckets */
 	{
@@ -939,7 +964,7 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	}
 
 	/* the rest: search, then walk */
-	return add_rest(f, left, nl2, left);
+	return add_rest(f, &g, left, nl2, left);
 }
 
 /* the victim is one more slot shared by its two buckets (branch-free) */
