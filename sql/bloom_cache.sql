@@ -42,6 +42,28 @@ JOIN hostc USING (h);
 SELECT count(*) FILTER (WHERE k <@ f) < 1000 AS other_filter_mostly_absent
 FROM (SELECT (i / 3 + 1) % 40 AS h, md5(i::text) AS k FROM generate_series(1, 70000) i) p
 JOIN hostc USING (h);
+-- one filter stored out of line two ways: uncompressed (STORAGE external;
+-- a big filter's bits do not compress, so it is the usual form), read
+-- straight into the cache's copy, and compressed (sparse bits do), which
+-- is detoasted first; and a tiny one compressed inline.  Each form gives
+-- the same answers.
+CREATE TABLE stored_forms (how text, f bloomfilter);
+ALTER TABLE stored_forms ALTER COLUMN f SET STORAGE external;
+INSERT INTO stored_forms
+SELECT 'external', bloom_agg(md5(i::text), 100000, 0.01) FROM generate_series(1, 3000) i;
+ALTER TABLE stored_forms ALTER COLUMN f SET STORAGE extended;
+INSERT INTO stored_forms SELECT 'extended', f FROM stored_forms;
+INSERT INTO stored_forms
+SELECT 'inline', bloom_agg(md5(i::text), 10000, 0.01) FROM generate_series(1, 20) i;
+SELECT how, pg_column_size(f) < octet_length(bytea(f)) AS compressed,
+       pg_column_size(f) > 2000 AS out_of_line
+FROM stored_forms ORDER BY how;
+SELECT how,
+       count(*) FILTER (WHERE bloom_contains(f, k) AND i <= n) AS members_found,
+       count(*) FILTER (WHERE bloom_contains(f, k) AND i > n) AS others_found
+FROM (SELECT how, f, CASE how WHEN 'inline' THEN 20 ELSE 3000 END AS n FROM stored_forms) s,
+     (SELECT i, md5(i::text) AS k FROM generate_series(1, 23000) i) p
+GROUP BY how ORDER BY how;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET max_parallel_workers_per_gather;
