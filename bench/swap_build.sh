@@ -9,8 +9,15 @@ build_a=$1 build_b=$2 sql=$3
 lib=$(pg_config --pkglibdir)/bloomfilter.so
 saved=$(mktemp)
 cp "$lib" "$saved"
-trap 'cp "$saved" "$lib"; rm -f "$saved"' EXIT
+# replace the file, never rewrite it in place: a backend that still maps
+# the old one (one exiting after its round) dies of SIGBUS if its pages
+# change under it (seen: three crash restarts of the dev cluster in one
+# A/B run with cp)
+put_build() {
+	cp "$1" "$lib.ab.$$" && mv -f "$lib.ab.$$" "$lib"
+}
+trap 'put_build "$saved"; rm -f "$saved"' EXIT
 
 use_build() {
-	if [ "$1" = A ]; then cp "$build_a" "$lib"; else cp "$build_b" "$lib"; fi
+	if [ "$1" = A ]; then put_build "$build_a"; else put_build "$build_b"; fi
 }
