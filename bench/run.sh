@@ -60,6 +60,15 @@ read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
 		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "caches: $(lscpu | awk -F: '/L1d|L2|L3/ {gsub(/^ +/, "", $2); printf "%s %s; ", $1, $2}')"
 	echo "PostgreSQL: $("$PG_BINDIR/postgres" --version)"
+	# a kernel memory monitor (DAMON, kdamond) with a pageout scheme unmaps
+	# pages it finds idle, shared buffers too: a table idle for seconds is
+	# then page-faulted back in by the next query over it (seen: a 98 ms
+	# scan took 191 ms after 30 s idle, and the run's medians doubled)
+	for d in /sys/kernel/mm/damon/admin/kdamonds/*/state; do
+		if [ -r "$d" ] && [ "$(cat "$d")" = on ]; then
+			echo "warning: DAMON is on (${d%/state}): figures after an idle spell come out slower"
+		fi
+	done
 	echo
 	echo "== SQL (bench/sql_bench.sh) =="
 	bash bench/sql_bench.sh
