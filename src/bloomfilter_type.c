@@ -169,9 +169,8 @@ Datum
 bloom_add_array(PG_FUNCTION_ARGS)
 {
 	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	uint64	   *hashes;
-	int			n = pgbf_hash_array(arr, f->hdr.seed, &hashes);
+	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	f = pgbf_bloom_add_many(f, hashes, n, CurrentMemoryContext, true);
 	pfree(hashes);

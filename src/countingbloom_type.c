@@ -165,7 +165,7 @@ counting_bloom_add_array(PG_FUNCTION_ARGS)
 {
 	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 	uint64	   *hashes;
-	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
+	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	if (counting_add_hashes(f, hashes, (size_t) n) < (size_t) n)
 		full_error(f);
@@ -192,7 +192,7 @@ counting_bloom_remove_array(PG_FUNCTION_ARGS)
 {
 	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 	uint64	   *hashes;
-	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
+	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	for (int i = 0; i < n; i++)
 		(void) counting_remove_hash(f, hashes[i]);

@@ -307,6 +307,197 @@ elem_kind_of(Oid typid)
 	pg_unreachable();
 }
 
+static Size toast_plain_size(struct varlena *raw);
+
+/*
+ * A stored array at least this big (uncompressed, out of line: the usual
+ * form of a big array of URLs, which compresses poorly, and the only one
+ * for STORAGE EXTERNAL) is read from its TOAST chunks a window at a time
+ * instead of detoasted whole: hashing needs each element once, in order.
+ */
+#define PGBF_ARRAY_STREAM_MIN	((Size) 1024 * 1024)
+#define PGBF_ARRAY_WINDOW		((Size) 1024 * 1024)
+
+typedef struct ArrayStream
+{
+	Relation	toastrel;
+	Oid			valueid;
+	Size		size;			/* of the whole array, header included */
+	struct varlena *buf;		/* VARDATA(buf) holds bytes [wbeg, wend) */
+	Size		room;			/* VARDATA(buf)'s size */
+	Size		wbeg,
+				wend;
+} ArrayStream;
+
+/*
+ * Make bytes [pos, pos + len) of the array (offsets from the start of its
+ * varlena header) readable, and return where they are.  A window starts
+ * at an offset of 4 mod 8 so that, VARDATA(buf) being 4 mod 8 too, every
+ * byte keeps the alignment it has in a detoasted copy.
+ */
+static const char *
+array_stream_at(ArrayStream *st, Size pos, Size len)
+{
+	Size		beg,
+				want;
+
+	if (pos < VARHDRSZ || len > st->size || pos > st->size - len)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored array data ends early")));
+	if (pos >= st->wbeg && pos + len <= st->wend)
+		return VARDATA(st->buf) + (pos - st->wbeg);
+	beg = ((pos - VARHDRSZ) & ~(Size) 7) + VARHDRSZ;
+	want = Max(PGBF_ARRAY_WINDOW, pos + len - beg);
+	want = Min(want, st->size - beg);
+	if (want > st->room)
+	{
+		if (st->buf)
+			pfree(st->buf);
+		st->buf = palloc(want + VARHDRSZ);
+		st->room = want;
+	}
+	SET_VARSIZE(st->buf, want + VARHDRSZ);
+	table_relation_fetch_toast_slice(st->toastrel, st->valueid,
+									 (int32) (st->size - VARHDRSZ),
+									 (int32) (beg - VARHDRSZ), (int32) want, st->buf);
+	st->wbeg = beg;
+	st->wend = beg + want;
+	return VARDATA(st->buf) + (pos - beg);
+}
+
+/*
+ * pgbf_hash_array for a stored array, read through an ArrayStream: the
+ * same hashes, never the whole array in memory.  *header gets a copy of
+ * the array's header (dimensions, bounds, NULL bitmap; no data).
+ */
+static int
+hash_array_stream(struct varlena *raw, Size size, uint64 seed, uint64 **hashes,
+				  ArrayType **header)
+{
+	struct varatt_external tp;
+	ArrayStream st = {0};
+	int32		fixed[3];		/* ndim, dataoffset, elemtype */
+	int			ndim,
+				n;
+	Size		hdrlen,
+				pos;
+	ArrayType  *hdr;
+	bits8	   *bitmap;
+	PgbfElem	kind;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	int			count = 0;
+	uint64	   *out;
+
+	VARATT_EXTERNAL_GET_POINTER(tp, raw);
+	st.toastrel = table_open(tp.va_toastrelid, AccessShareLock);
+	st.valueid = tp.va_valueid;
+	st.size = size;
+
+	/* the header: its fixed part says how long the rest is */
+	memcpy(fixed, array_stream_at(&st, VARHDRSZ, sizeof(fixed)), sizeof(fixed));
+	ndim = fixed[0];
+	if (ndim < 0 || ndim > MAXDIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored array has %d dimensions", ndim)));
+	hdrlen = fixed[1] != 0 ? (Size) fixed[1] : ARR_OVERHEAD_NONULLS(ndim);
+	if (hdrlen < ARR_OVERHEAD_NONULLS(ndim) || hdrlen > size)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored array has a data offset of %d", fixed[1])));
+	hdr = palloc(hdrlen);
+	memcpy((char *) hdr + VARHDRSZ, array_stream_at(&st, VARHDRSZ, hdrlen - VARHDRSZ),
+		   hdrlen - VARHDRSZ);
+	SET_VARSIZE(hdr, hdrlen);
+	n = ArrayGetNItems(ndim, ARR_DIMS(hdr));
+	if (fixed[1] != 0 && hdrlen < ARR_OVERHEAD_WITHNULLS(ndim, n))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("stored array's NULL bitmap is cut short")));
+	bitmap = ARR_NULLBITMAP(hdr);
+	kind = elem_kind_of(ARR_ELEMTYPE(hdr));
+	get_typlenbyvalalign(ARR_ELEMTYPE(hdr), &typlen, &typbyval, &typalign);
+
+	out = palloc(sizeof(uint64) * (n > 0 ? n : 1));
+	pos = hdrlen;
+	for (int i = 0; i < n; i++)
+	{
+		const char *p;
+		Size		len;
+
+		if (bitmap && !(bitmap[i / 8] & (1 << (i % 8))))
+			continue;
+		if (typlen > 0)
+		{
+			len = (Size) typlen;
+			p = array_stream_at(&st, pos, len);
+			out[count++] = pgbf_hash_datum(fetch_att(p, typbyval, typlen), kind, seed);
+		}
+		else
+		{
+			/* a short header is one byte, a long one four */
+			p = array_stream_at(&st, pos, 1);
+			if (VARATT_IS_1B(p) && !VARATT_IS_1B_E(p))
+				len = VARSIZE_1B(p);
+			else
+			{
+				p = array_stream_at(&st, pos, VARHDRSZ);
+				if (!VARATT_IS_4B_U(p))
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("stored array element %d is not a plain value", i + 1)));
+				len = VARSIZE_4B(p);
+				if (len < VARHDRSZ)
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("stored array element %d has a length of %zu", i + 1, len)));
+			}
+			p = array_stream_at(&st, pos, len);
+			out[count++] = pgbf_hash_datum(PointerGetDatum(p), kind, seed);
+		}
+		pos = att_align_nominal(pos + len, typalign);
+	}
+	table_close(st.toastrel, AccessShareLock);
+	if (st.buf)
+		pfree(st.buf);
+	*hashes = out;
+	*header = hdr;
+	return count;
+}
+
+/*
+ * The hashes of argument argno's array (see pgbf_hash_array), reading a
+ * big stored array a window at a time; *header, if not NULL, gets the
+ * array or (streamed) a copy of its header, for its shape.
+ */
+int
+pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed, uint64 **hashes,
+					ArrayType **header)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	Size		size = toast_plain_size(raw);
+	ArrayType  *arr;
+	int			count;
+
+	if (size >= PGBF_ARRAY_STREAM_MIN)
+	{
+		count = hash_array_stream(raw, size, seed, hashes, &arr);
+		if (header)
+			*header = arr;
+		else
+			pfree(arr);
+		return count;
+	}
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	count = pgbf_hash_array(arr, seed, hashes);
+	if (header)
+		*header = arr;
+	return count;
+}
+
 /*
  * The hashes of the array's non-NULL elements in order (*hashes,
  * palloc'd); returns how many.  The elements are read in place, never
@@ -351,17 +542,20 @@ Datum
 pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 seed,
 					PgbfProbeMany probe)
 {
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(argno);
-	int			ndim = ARR_NDIM(arr);
-	int			n = ArrayGetNItems(ndim, ARR_DIMS(arr));
-	bits8	   *bitmap = ARR_NULLBITMAP(arr);
+	ArrayType  *arr;
+	int			ndim;
+	int			n;
+	bits8	   *bitmap;
 	uint64	   *hashes;
 	int			count;
 	Size		overhead;
 	ArrayType  *result;
 
 	StaticAssertStmt(sizeof(bool) == 1, "a bool array element is one byte");
-	count = pgbf_hash_array(arr, seed, &hashes);
+	count = pgbf_hash_array_arg(fcinfo, argno, seed, &hashes, &arr);
+	ndim = ARR_NDIM(arr);
+	n = ArrayGetNItems(ndim, ARR_DIMS(arr));
+	bitmap = ARR_NULLBITMAP(arr);
 	if (n == 0)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
 	overhead = bitmap ? ARR_OVERHEAD_WITHNULLS(ndim, n) : ARR_OVERHEAD_NONULLS(ndim);

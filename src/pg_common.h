@@ -112,6 +112,14 @@ pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
  * uuid; returns the count and sets *hashes (palloc'd).
  */
 extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
+/*
+ * The same for argument argno, without detoasting a big stored array
+ * whole (it is read a window at a time); *header, unless header is NULL,
+ * gets something with the array's shape (ARR_NDIM, ARR_DIMS, ARR_LBOUND,
+ * ARR_NULLBITMAP; not its data).
+ */
+extern int	pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed,
+								uint64 **hashes, ArrayType **header);
 
 /*
  * The array probes, f_contains(f, xs[]): f's answer for each element of

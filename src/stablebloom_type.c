@@ -94,7 +94,7 @@ stable_bloom_add_array(PG_FUNCTION_ARGS)
 {
 	StableFilter *f = stable_copy_arg(fcinfo, 0);
 	uint64	   *hashes;
-	int			n = pgbf_hash_array(PG_GETARG_ARRAYTYPE_P(1), f->hdr.seed, &hashes);
+	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	for (int i = 0; i < n; i++)
 		stable_add_hash(f, hashes[i]);
