@@ -1033,11 +1033,12 @@ contains_hash(const CuckooFilter *f, const uint32_t *alt, uint64_t h)
 	{
 		const CuckooTable *t = &f->tables[k];
 		CuckooGeom	g = table_geom(f, k);
-		uint64_t	fp = fingerprint(bf_remix(h), g.fp_bits),
-					i1 = bf_range64(h, g.nbuckets),
-					b = base_fp(fp, g.fp_bits, g.base_bits),
-					i2 = alt_bucket_of(&g, i1, b, alt ? alt[b] : alt_offset(b, g.base_buckets));
+		uint64_t	fp,
+					i1,
+					i2;
 
+		g.alt = alt;
+		locate(&g, h, &fp, &i1, &i2);
 		found |= (int) buckets_hold(table_area_const(f, t), t->fp_bits, i1, i2, fp) |
 			(int) victim_matches(t, fp, i1, i2);
 	}

@@ -189,14 +189,25 @@ typedef struct PgbfCacheLast
  * same value (a subquery result or a join's outer row), copied 64-byte
  * aligned so a blocked probe touches one cache line.  Read only.
  */
-static inline const void *
-pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
+/* argument argno is the toast pointer that answered last: its value is last->value */
+static inline const PgbfCacheLast *
+pgbf_cache_last_for(FunctionCallInfo fcinfo, int argno)
 {
 	const PgbfCacheLast *last = (const PgbfCacheLast *) fcinfo->flinfo->fn_extra;
 	const char *raw = DatumGetPointer(PG_GETARG_DATUM(argno));
 
 	if (last != NULL && last->value != NULL && VARATT_IS_EXTERNAL_ONDISK(raw) &&
 		memcmp(last->key, raw, TOAST_POINTER_SIZE) == 0)
+		return last;
+	return NULL;
+}
+
+static inline const void *
+pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
+{
+	const PgbfCacheLast *last = pgbf_cache_last_for(fcinfo, argno);
+
+	if (last != NULL)
 		return last->value;
 	return pgbf_cached_arg_slow(fcinfo, argno);
 }
@@ -219,12 +230,9 @@ pgbf_cached_arg_derived(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn derive,
 						Size (*aux_size) (const void *value), const void **aux,
 						bool eager)
 {
-	const PgbfCacheLast *last = (const PgbfCacheLast *) fcinfo->flinfo->fn_extra;
-	const char *raw = DatumGetPointer(PG_GETARG_DATUM(argno));
+	const PgbfCacheLast *last = pgbf_cache_last_for(fcinfo, argno);
 
-	if (last != NULL && last->value != NULL && last->derive == derive &&
-		VARATT_IS_EXTERNAL_ONDISK(raw) &&
-		memcmp(last->key, raw, TOAST_POINTER_SIZE) == 0)
+	if (last != NULL && last->derive == derive)
 	{
 		*aux = last->aux;
 		return last->value;
