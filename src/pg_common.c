@@ -308,6 +308,7 @@ elem_kind_of(Oid typid)
 }
 
 static Size toast_plain_size(struct varlena *raw);
+static int	hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes);
 
 /*
  * A stored array at least this big (uncompressed, out of line: the usual
@@ -367,7 +368,7 @@ array_stream_at(ArrayStream *st, Size pos, Size len)
 }
 
 /*
- * pgbf_hash_array for a stored array, read through an ArrayStream: the
+ * hash_array_elements for a stored array, read through an ArrayStream: the
  * same hashes, never the whole array in memory.  *header gets a copy of
  * the array's header (dimensions, bounds, NULL bitmap; no data).
  */
@@ -469,7 +470,7 @@ hash_array_stream(struct varlena *raw, Size size, uint64 seed, uint64 **hashes,
 }
 
 /*
- * The hashes of argument argno's array (see pgbf_hash_array), reading a
+ * The hashes of argument argno's array (see hash_array_elements), reading a
  * big stored array a window at a time; *header, if not NULL, gets the
  * array or (streamed) a copy of its header, for its shape.
  */
@@ -492,7 +493,7 @@ pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed, uint64 **ha
 		return count;
 	}
 	arr = PG_GETARG_ARRAYTYPE_P(argno);
-	count = pgbf_hash_array(arr, seed, hashes);
+	count = hash_array_elements(arr, seed, hashes);
 	if (header)
 		*header = arr;
 	return count;
@@ -504,8 +505,8 @@ pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed, uint64 **ha
  * deconstructed into a Datum array: for an array of a million URLs that
  * is 8 MB less to allocate and fill.
  */
-int
-pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
+static int
+hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes)
 {
 	Oid			elemtype = ARR_ELEMTYPE(arr);
 	PgbfElem	kind = elem_kind_of(elemtype);

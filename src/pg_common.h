@@ -108,13 +108,10 @@ pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
 }
 
 /*
- * Hashes of every non-NULL element of an array of text, bytea, bigint or
- * uuid; returns the count and sets *hashes (palloc'd).
- */
-extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
-/*
- * The same for argument argno, without detoasting a big stored array
- * whole (it is read a window at a time); *header, unless header is NULL,
+ * Hashes of every non-NULL element of argument argno, an array of text,
+ * bytea, bigint or uuid; returns the count and sets *hashes (palloc'd).
+ * A big stored array is not detoasted whole (it is read a window at a
+ * time).  *header, unless header is NULL,
  * gets something with the array's shape (ARR_NDIM, ARR_DIMS, ARR_LBOUND,
  * ARR_NULLBITMAP; not its data).
  */
