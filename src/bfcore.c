@@ -45,6 +45,14 @@ BfStatus
 bf_check_header(const void *data, size_t len, size_t min_len, BfKind kind,
 				const char *type_name, char *errbuf)
 {
+	return bf_check_header_versions(data, len, min_len, kind, type_name,
+									BF_FORMAT_VERSION, errbuf);
+}
+
+BfStatus
+bf_check_header_versions(const void *data, size_t len, size_t min_len, BfKind kind,
+						 const char *type_name, uint8_t max_version, char *errbuf)
+{
 	const BfHeader *h = (const BfHeader *) data;
 
 	if (len < sizeof(BfHeader) || len < min_len)
@@ -55,10 +63,16 @@ bf_check_header(const void *data, size_t len, size_t min_len, BfKind kind,
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "value is not a %s (type tag %u, expected %u)",
 					   type_name, h->kind, (unsigned) kind);
-	if (h->version != BF_FORMAT_VERSION)
+	if (h->version < BF_FORMAT_VERSION || h->version > max_version)
+	{
+		if (max_version == BF_FORMAT_VERSION)
+			return bf_fail(errbuf, BF_ERR_CORRUPT,
+						   "unsupported %s format version %u (this build reads version %u)",
+						   type_name, h->version, BF_FORMAT_VERSION);
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
-					   "unsupported %s format version %u (this build reads version %u)",
-					   type_name, h->version, BF_FORMAT_VERSION);
+					   "unsupported %s format version %u (this build reads versions %u to %u)",
+					   type_name, h->version, BF_FORMAT_VERSION, max_version);
+	}
 	if (h->hash_id != BF_HASH_XXH3_64)
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "unsupported %s hash function %u", type_name, h->hash_id);

@@ -13,7 +13,8 @@
  *	offset	size	field
  *	0		4		vl_len_		varlena length word, owned by PostgreSQL
  *	4		1		kind		BF_KIND_* (which type these bytes are)
- *	5		1		version		format version (BF_FORMAT_VERSION)
+ *	5		1		version		format version (BF_FORMAT_VERSION, or a later one
+ *								where the type's header file says so)
  *	6		1		hash_id		element hash (BF_HASH_XXH3_64)
  *	7		1		flags		type specific, 0 unless the type says otherwise
  *	8		8		seed		XXH3 seed every element of this value is hashed with
@@ -77,10 +78,17 @@ typedef enum BfStatus
 extern BfStatus bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
-/* Header checks shared by every type's validator. */
+/*
+ * Header checks shared by every type's validator: bf_check_header takes
+ * format version BF_FORMAT_VERSION only; a type with later formats passes
+ * the last one it reads and checks what each version allows itself.
+ */
 extern BfStatus bf_check_header(const void *data, size_t len, size_t min_len,
 								BfKind kind, const char *type_name,
 								char *errbuf);
+extern BfStatus bf_check_header_versions(const void *data, size_t len, size_t min_len,
+										 BfKind kind, const char *type_name,
+										 uint8_t max_version, char *errbuf);
 extern BfStatus bf_check_params(int64_t capacity, double fpr, char *errbuf);
 extern void bf_init_header(void *data, BfKind kind, uint64_t seed);
 

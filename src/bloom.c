@@ -14,6 +14,59 @@
 /* odd constant (2^64 / golden ratio) between successive remixes */
 #define BLOOM_STEP UINT64_C(0x9E3779B97F4A7C15)
 
+/*
+ * The standard layout's position values x_i (bloom.h): x_0 = h, then
+ * x_{i+1} = std_next(x_i, &c, chain) with c = h to start with and chain
+ * true for format 1.  Both take one remix a position; format 2's inputs
+ * do not wait for the one before (c steps by STEP), so the k remixes of a
+ * probe run side by side.
+ */
+static inline bool
+std_chain(const BloomFilter *f)
+{
+	return f->hdr.version < BLOOM_FORMAT_COUNTER;
+}
+
+static inline uint64_t
+std_next(uint64_t x, uint64_t *c, bool chain)
+{
+	*c += BLOOM_STEP;
+	return bf_remix(chain ? x + BLOOM_STEP : *c);
+}
+
+/*
+ * The k positions of h in a standard stage of nbits bits.  Called with a
+ * constant chain (see the callers), so that format 2's loop has no choice
+ * left in it: as a cmov the choice made every x wait for the one before,
+ * format 1's chain again.
+ */
+static inline __attribute__((always_inline)) void
+std_positions(uint64_t *pos, uint64_t h, uint32_t k, uint64_t nbits, bool chain)
+{
+	uint64_t	x = h,
+				c = h;
+
+	for (uint32_t j = 0; j < k; j++, x = std_next(x, &c, chain))
+		pos[j] = bf_range64(x, nbits);
+}
+
+/* are all k bits of h set?  Stops at the first that is not; chain as above */
+static inline __attribute__((always_inline)) bool
+std_contains(const uint64_t *w, uint64_t h, uint32_t k, uint64_t nbits, bool chain)
+{
+	uint64_t	x = h,
+				c = h;
+
+	for (uint32_t j = 0; j < k; j++, x = std_next(x, &c, chain))
+	{
+		uint64_t	pos = bf_range64(x, nbits);
+
+		if (!(w[pos >> 6] & (UINT64_C(1) << (pos & 63))))
+			return false;
+	}
+	return true;
+}
+
 int
 bloom_parse_layout(const char *name)
 {
@@ -131,6 +184,8 @@ bloom_init(void *buf, size_t size, uint64_t capacity, double fpr, int layout,
 	(void) bloom_geometry(layout, capacity, r0, &g, NULL);
 	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_BLOOM, seed);
+	if (layout == BLOOM_LAYOUT_STANDARD)
+		f->hdr.version = BLOOM_FORMAT_COUNTER;
 	f->layout = (uint8_t) layout;
 	f->scalable = scalable ? 1 : 0;
 	f->nstages = 1;
@@ -359,20 +414,10 @@ stage_contains(const BloomFilter *f, int i, uint64_t h)
 
 	if (f->layout == BLOOM_LAYOUT_BLOCKED)
 		return block_contains((const uint64_t *) (bits + stage_block_offset(s, h)), h, k);
+	else if (std_chain(f))
+		return std_contains((const uint64_t *) bits, h, k, s->nbits, true);
 	else
-	{
-		const uint64_t *w = (const uint64_t *) bits;
-		uint64_t	x = h;
-
-		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
-		{
-			uint64_t	pos = bf_range64(x, s->nbits);
-
-			if (!(w[pos >> 6] & (UINT64_C(1) << (pos & 63))))
-				return false;
-		}
-		return true;
-	}
+		return std_contains((const uint64_t *) bits, h, k, s->nbits, false);
 }
 
 /*
@@ -531,14 +576,14 @@ stage_insert(BloomFilter *f, int i, uint64_t h, bool avx512)
 	{
 		uint64_t   *w = (uint64_t *) bits;
 		uint64_t	pos[BLOOM_MAX_HASHES];
-		uint64_t	x = h;
 		uint32_t	unset = 0;
 
-		for (uint32_t j = 0; j < k; j++, x = bf_remix(x + BLOOM_STEP))
-		{
-			pos[j] = bf_range64(x, s->nbits);
+		if (std_chain(f))
+			std_positions(pos, h, k, s->nbits, true);
+		else
+			std_positions(pos, h, k, s->nbits, false);
+		for (uint32_t j = 0; j < k; j++)
 			unset += (w[pos[j] >> 6] & (UINT64_C(1) << (pos[j] & 63))) == 0;
-		}
 		/* unset counts a repeated position twice: an upper bound */
 		if (unset && s->bits_set + unset > s->fill_limit)
 			return -1;
@@ -577,10 +622,14 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
 		else
 		{
 			/* all k positions: a member's probe reads every one */
-			uint64_t	x = h;
+			uint64_t	pos[BLOOM_MAX_HASHES];
 
-			for (uint32_t j = 0; j < s->nhashes; j++, x = bf_remix(x + BLOOM_STEP))
-				__builtin_prefetch(bits + bf_range64(x, s->nbits) / 8);
+			if (std_chain(f))
+				std_positions(pos, h, s->nhashes, s->nbits, true);
+			else
+				std_positions(pos, h, s->nhashes, s->nbits, false);
+			for (uint32_t j = 0; j < s->nhashes; j++)
+				__builtin_prefetch(bits + pos[j] / 8);
 		}
 	}
 }
@@ -921,14 +970,18 @@ bloom_check(const void *data, size_t len, char *errbuf)
 	BfStatus	st;
 	uint64_t	off;
 
-	st = bf_check_header(data, len, sizeof(BloomFilter) + sizeof(BloomStage),
-						 BF_KIND_BLOOM, "bloomfilter", errbuf);
+	st = bf_check_header_versions(data, len, sizeof(BloomFilter) + sizeof(BloomStage),
+								  BF_KIND_BLOOM, "bloomfilter", BLOOM_FORMAT_COUNTER, errbuf);
 	if (st != BF_OK)
 		return st;
 	if (f->hdr.flags != 0 || f->reserved != 0)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "bloomfilter reserved fields are not zero");
 	if (f->layout != BLOOM_LAYOUT_STANDARD && f->layout != BLOOM_LAYOUT_BLOCKED)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloomfilter layout %u", f->layout);
+	if (f->layout == BLOOM_LAYOUT_BLOCKED && f->hdr.version != BF_FORMAT_VERSION)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "invalid bloomfilter format version %u for the blocked layout (blocked filters are format %u)",
+					   f->hdr.version, BF_FORMAT_VERSION);
 	if (f->scalable > 1)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid bloomfilter scalable flag %u", f->scalable);
 	if (f->nstages < 1 || f->nstages > BLOOM_MAX_STAGES ||
@@ -1037,6 +1090,11 @@ bloom_check_compatible(const BloomFilter *a, const BloomFilter *b, bool intersec
 	if (a->hdr.seed != b->hdr.seed)
 		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
 					   "cannot combine filters with different hash seeds");
+	if (a->hdr.version != b->hdr.version)
+		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
+					   "cannot combine a format %u filter with a format %u filter: their elements set different bits (rebuild the format %u one from its elements)",
+					   a->hdr.version, b->hdr.version,
+					   a->hdr.version < b->hdr.version ? a->hdr.version : b->hdr.version);
 	if (a->capacity != b->capacity || a->fpr != b->fpr || a->scalable != b->scalable)
 		return bf_fail(errbuf, BF_ERR_INCOMPATIBLE,
 					   "cannot combine filters of different geometry (capacity %llu, fpr %g%s vs capacity %llu, fpr %g%s)",

@@ -23,8 +23,22 @@
  *	blocked:	block = range32(h >> 32, nblocks); bit i inside the block's
  *				512 bits is bits 9*(i%7) .. 9*(i%7)+8 of g, where g starts
  *				as remix(h) and becomes remix(g + STEP) after every 7th bit;
- *	standard:	position i = range64(x_i, nbits), x_0 = h,
- *				x_{i+1} = remix(x_i + STEP), STEP = 0x9E3779B97F4A7C15.
+ *	standard:	position i = range64(x_i, nbits), x_0 = h, STEP =
+ *				0x9E3779B97F4A7C15, and for i >= 1
+ *				format 2:	x_i = remix(h + i * STEP): every x_i is one
+ *							remix from h, so a probe's k remixes, and its
+ *							k loads, can run side by side;
+ *				format 1:	x_i = remix(x_{i-1} + STEP), a chain: x_6 is
+ *							six remixes (~80 cycles) after h.
+ *				The two agree on x_0 and x_1.
+ *
+ * Format versions (hdr.version): a standard filter is made as format 2; a
+ * blocked one as format 1, its bytes being the same in both.  Format 1
+ * standard filters (made by builds before format 2) are still read,
+ * probed, added to and grown with their own positions; filters of
+ * different formats are not combined.  (Double hashing, x_i = h + i * g,
+ * would be as fast but is not what the rate model assumes: a small
+ * filter's real rate came out up to 36 times its target.)
  *
  * Scalable filters (Almeida et al. 2007): stage i holds capacity * 2^i
  * elements at rate fpr * 2^-(i+1), so the rates sum to less than fpr.
@@ -48,6 +62,9 @@
 #define BLOOM_H
 
 #include "bfcore.h"
+
+/* the format of standard filters made now (see Format versions above) */
+#define BLOOM_FORMAT_COUNTER		2
 
 #define BLOOM_LAYOUT_STANDARD	0
 #define BLOOM_LAYOUT_BLOCKED	1

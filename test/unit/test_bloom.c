@@ -264,16 +264,117 @@ test_incompatible(void)
 	TFilter		b = tf_new(1000, 0.02, BLOOM_LAYOUT_BLOCKED, true);
 	TFilter		c = tf_new(1000, 0.01, BLOOM_LAYOUT_STANDARD, true);
 	TFilter		d = tf_new(1000, 0.01, BLOOM_LAYOUT_BLOCKED, true);
+	TFilter		e = tf_new(1000, 0.01, BLOOM_LAYOUT_STANDARD, true);
 	char		err[BF_ERRLEN];
 
 	d.f->hdr.seed = 99;
 	CHECK(bloom_check_compatible(a.f, b.f, false, err) == BF_ERR_INCOMPATIBLE);
 	CHECK(bloom_check_compatible(a.f, c.f, false, err) == BF_ERR_INCOMPATIBLE);
 	CHECK(bloom_check_compatible(a.f, d.f, false, err) == BF_ERR_INCOMPATIBLE);
+	/* a format 1 and a format 2 standard filter set different bits */
+	CHECK(bloom_check_compatible(c.f, e.f, false, err) == BF_OK);
+	e.f->hdr.version = BF_FORMAT_VERSION;
+	CHECK(bloom_check_compatible(c.f, e.f, false, err) == BF_ERR_INCOMPATIBLE);
+	CHECK(bloom_check_compatible(e.f, c.f, true, err) == BF_ERR_INCOMPATIBLE);
 	free(a.f);
 	free(b.f);
 	free(c.f);
 	free(d.f);
+	free(e.f);
+}
+
+/*
+ * The standard layout's positions, spelled out apart from bloom.c (bloom.h):
+ * a filter made now is format 2, x_i = remix(h + i * STEP); a format 1
+ * filter (made by earlier builds, here by setting its version before any
+ * add) keeps the remix chain x_{i+1} = remix(x_i + STEP) for every add,
+ * probe and stage it grows.  Each element's k bits are where the formula
+ * says, and the stage holds no other bits.
+ */
+static uint64_t
+ref_position(int version, uint64_t h, uint32_t i, uint64_t nbits)
+{
+	uint64_t	x = h;
+
+	for (uint32_t j = 1; j <= i; j++)
+		x = version == 1 ? bf_remix(x + UINT64_C(0x9E3779B97F4A7C15))
+			: bf_remix(h + j * UINT64_C(0x9E3779B97F4A7C15));
+	return bf_range64(x, nbits);
+}
+
+static void
+test_standard_positions(void)
+{
+	for (int version = 1; version <= 2; version++)
+	{
+		TFilter		t = tf_new(200, 0.01, BLOOM_LAYOUT_STANDARD, true);
+		uint64_t	rs = 77;
+		const int	n = 2000;
+		char		err[BF_ERRLEN];
+
+		CHECK(t.f->hdr.version == BLOOM_FORMAT_COUNTER);
+		t.f->hdr.version = (uint8_t) version;
+		for (int e = 0; e < n; e++)
+			CHECK(tf_add(&t, unit_rand(&rs)) != BLOOM_FULL);
+		CHECK_MSG(t.f->nstages >= 3, "%d stages", t.f->nstages);
+		CHECK(t.f->hdr.version == version);
+		CHECK_MSG(tf_check(&t, err) == BF_OK, "%s", err);
+
+		for (int i = 0; i < t.f->nstages; i++)
+		{
+			const BloomStage *s = &t.f->stages[i];
+			uint64_t   *want = calloc(s->nbits / 64, sizeof(uint64_t));
+			const uint64_t *have = (const uint64_t *) bloom_stage_bits_const(t.f, i);
+			uint64_t	diff = 0;
+
+			/* every element's positions in this stage, wherever it went */
+			rs = 77;
+			for (int e = 0; e < n; e++)
+			{
+				uint64_t	h = unit_rand(&rs);
+
+				for (uint32_t j = 0; j < s->nhashes; j++)
+				{
+					uint64_t	p = ref_position(version, h, j, s->nbits);
+
+					want[p >> 6] |= UINT64_C(1) << (p & 63);
+				}
+			}
+			/* every set bit is one the formula gives some element */
+			for (uint64_t w = 0; w < s->nbits / 64; w++)
+				diff |= have[w] & ~want[w];
+			CHECK_MSG(diff == 0, "version %d stage %d: a bit set that no element's positions give",
+					  version, i);
+			free(want);
+		}
+
+		/* every element has all k bits in some stage, by the formula */
+		rs = 77;
+		for (int e = 0; e < n; e++)
+		{
+			uint64_t	h = unit_rand(&rs);
+			bool		found = false;
+
+			for (int i = 0; i < t.f->nstages && !found; i++)
+			{
+				const BloomStage *s = &t.f->stages[i];
+				const uint64_t *have = (const uint64_t *) bloom_stage_bits_const(t.f, i);
+				bool		all = true;
+
+				for (uint32_t j = 0; j < s->nhashes; j++)
+				{
+					uint64_t	p = ref_position(version, h, j, s->nbits);
+
+					all &= (have[p >> 6] >> (p & 63)) & 1;
+				}
+				found = all;
+			}
+			CHECK_MSG(found, "version %d: element %d's bits are not where the formula puts them",
+					  version, e);
+			CHECK(bloom_contains_hash(t.f, h));
+		}
+		free(t.f);
+	}
 }
 
 /* a union of two full stages would break the rate promise: refused */
@@ -369,7 +470,10 @@ test_check_rejects(void)
 		/* common header */
 		EXPECT_REJECT(t, f->hdr.kind = BF_KIND_COUNTING);
 		EXPECT_REJECT(t, f->hdr.kind = 0);
-		EXPECT_REJECT(t, f->hdr.version = 2);
+		EXPECT_REJECT(t, f->hdr.version = 0);
+		EXPECT_REJECT(t, f->hdr.version = BLOOM_FORMAT_COUNTER + 1);
+		if (layout == BLOOM_LAYOUT_BLOCKED)
+			EXPECT_REJECT(t, f->hdr.version = BLOOM_FORMAT_COUNTER);
 		EXPECT_REJECT(t, f->hdr.hash_id = 0);
 		EXPECT_REJECT(t, f->hdr.flags = 1);
 		EXPECT_REJECT(t, f->hdr.reserved = 1);
@@ -768,6 +872,7 @@ main(void)
 	RUN(test_contains_hashes);
 	RUN(test_union_across_stages);
 	RUN(test_incompatible);
+	RUN(test_standard_positions);
 	RUN(test_union_overfull);
 	RUN(test_check_rejects);
 	RUN(test_check_byte_mutations);
