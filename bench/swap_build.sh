@@ -8,13 +8,15 @@
 build_a=$1 build_b=$2 sql=$3
 lib=$(pg_config --pkglibdir)/bloomfilter.so
 saved=$(mktemp)
-cp "$lib" "$saved"
+# -p: the saved copy keeps the installed file's mode (mktemp's is 0600,
+# which the server's user cannot load once it is put back)
+cp -p "$lib" "$saved"
 # replace the file, never rewrite it in place: a backend that still maps
 # the old one (one exiting after its round) dies of SIGBUS if its pages
 # change under it (seen: three crash restarts of the dev cluster in one
 # A/B run with cp)
 put_build() {
-	cp "$1" "$lib.ab.$$" && mv -f "$lib.ab.$$" "$lib"
+	cp "$1" "$lib.ab.$$" && chmod --reference="$saved" "$lib.ab.$$" && mv -f "$lib.ab.$$" "$lib"
 }
 trap 'put_build "$saved"; rm -f "$saved"' EXIT
 
