@@ -181,11 +181,6 @@ typedef struct PgbfCacheLast
 	char		key[TOAST_POINTER_SIZE];
 } PgbfCacheLast;
 
-/*
- * A filter argument, detoasted at most once per query while it stays the
- * same value (a subquery result or a join's outer row), copied 64-byte
- * aligned so a blocked probe touches one cache line.  Read only.
- */
 /* argument argno is the toast pointer that answered last: its value is last->value */
 static inline const PgbfCacheLast *
 pgbf_cache_last_for(FunctionCallInfo fcinfo, int argno)
@@ -199,6 +194,11 @@ pgbf_cache_last_for(FunctionCallInfo fcinfo, int argno)
 	return NULL;
 }
 
+/*
+ * A filter argument, detoasted at most once per query while it stays the
+ * same value (a subquery result or a join's outer row), copied 64-byte
+ * aligned so a blocked probe touches one cache line.  Read only.
+ */
 static inline const void *
 pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
 {
