@@ -93,7 +93,8 @@ pgbf_hash_datum(Datum d, PgbfElem kind, uint64 seed)
 	{
 		struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
-		if (VARATT_IS_SHORT(v))
+		/* VARATT_IS_SHORT is true of a toast pointer too: rule that out */
+		if (VARATT_IS_SHORT(v) && !VARATT_IS_EXTERNAL(v))
 			return bf_hash_bytes(VARDATA_SHORT(v), VARSIZE_SHORT(v) - VARHDRSZ_SHORT, seed);
 		if (VARATT_IS_4B_U(v))
 			return bf_hash_bytes(VARDATA(v), VARSIZE(v) - VARHDRSZ, seed);
