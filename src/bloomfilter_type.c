@@ -12,6 +12,7 @@
 #include "bloom.h"
 #include "bloomfilter_sql.h"
 #include "pg_common.h"
+#include "scan.h"
 
 PGBF_INPUT_FUNCS(bloomfilter, bloom_check, "bloomfilter")
 
@@ -350,4 +351,11 @@ bloom_info(PG_FUNCTION_ARGS)
 	}
 	appendStringInfoString(&s, "]}");
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
+}
+
+/* this type's page-at-a-time answers for the probe scan (scan.c) */
+void
+pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
+{
+	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
 }

@@ -18,6 +18,7 @@
 #include "counting.h"
 #include "keyset_sql.h"
 #include "pg_common.h"
+#include "scan.h"
 
 /* the one checker every input path (text, binary, bytea) runs */
 PGBF_INPUT_FUNCS(countingbloom, counting_check, "countingbloom")
@@ -249,8 +250,8 @@ counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
 
-static void
-counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out)
+void
+pgbf_counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out)
 {
 	const CountingBloom *f = value;
 
@@ -267,7 +268,7 @@ counting_bloom_contains_array(PG_FUNCTION_ARGS)
 {
 	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
 
-	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, counting_probe_many);
+	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, pgbf_counting_probe_many);
 }
 
 /* x <@ f: the commutator, element first */

@@ -11,6 +11,7 @@
 #include "cuckoo.h"
 #include "cuckoofilter_sql.h"
 #include "pg_common.h"
+#include "scan.h"
 
 /* text input, binary receive and the bytea cast, all through cuckoo_check */
 PGBF_INPUT_FUNCS(cuckoofilter, cuckoo_check, "cuckoofilter")
@@ -357,4 +358,11 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	}
 	appendStringInfoString(&s, "]}");
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
+}
+
+/* this type's page-at-a-time answers for the probe scan (scan.c) */
+void
+pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
+{
+	cuckoo_contains_hashes((const CuckooFilter *) f, h, n, out);
 }

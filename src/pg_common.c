@@ -21,8 +21,17 @@
 #include "utils/uuid.h"
 
 #include "pg_common.h"
+#include "scan.h"
 
 PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	pgbf_scan_init();
+}
 
 void
 pgbf_report(BfStatus st, const char *msg)

@@ -2,6 +2,16 @@
 \echo Use "CREATE EXTENSION bloomfilter" to load this file. \quit
 
 --
+-- The planner support function of the row probes (bloom_contains and kin).
+-- It answers no request: the planner's call loads the module, whose probe
+-- scan (bloomfilter.enable_probe_scan) the planner can then consider even
+-- in a session's first query.
+--
+CREATE FUNCTION bloomfilter_probe_support(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_probe_support(internal) IS 'planner support of the row probes: loads the module so the planner can use its probe scan';
+
+--
 -- bloom_keyset: the state of every self-sizing aggregate (bloom_agg(x),
 -- counting_bloom_agg(x), cuckoo_agg(x)): the distinct element hashes seen so
 -- far.  A real type with an exact text form, so a distributed engine can

@@ -70,10 +70,10 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs text[]) RETURNS counti
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, text[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text) IS 'false: x is not in; true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x text, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(text, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x text) RETURNS int
 	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -135,10 +135,10 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bytea[]) RETURNS count
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bytea[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea) IS 'false: x is not in; true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x bytea, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(bytea, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x bytea) RETURNS int
 	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -200,10 +200,10 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bigint[]) RETURNS coun
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bigint[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint) IS 'false: x is not in; true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x bigint, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(bigint, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x bigint) RETURNS int
 	AS 'MODULE_PATHNAME', 'counting_bloom_count_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -265,10 +265,10 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs uuid[]) RETURNS counti
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, uuid[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid) IS 'false: x is not in; true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x uuid, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(uuid, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x uuid) RETURNS int
 	AS 'MODULE_PATHNAME', 'counting_bloom_count_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

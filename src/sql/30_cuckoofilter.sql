@@ -69,10 +69,10 @@ CREATE FUNCTION cuckoo_remove(f cuckoofilter, x text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, text) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text) IS 'false: x is not in f; true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x text, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(text, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x text) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -131,10 +131,10 @@ CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bytea) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bytea) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea) IS 'false: x is not in f; true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x bytea, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(bytea, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x bytea) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -193,10 +193,10 @@ CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bigint) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint) IS 'false: x is not in f; true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x bigint, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(bigint, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x bigint) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoo_count_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -255,10 +255,10 @@ CREATE FUNCTION cuckoo_remove(f cuckoofilter, x uuid) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, uuid) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid) IS 'false: x is not in f; true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x uuid, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(uuid, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x uuid) RETURNS integer
 	AS 'MODULE_PATHNAME', 'cuckoo_count_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -1,0 +1,736 @@
+/*
+ * scan.c
+ *		The probe scan: a sequential scan of a table that answers one
+ *		bloom_contains-style qual a heap page at a time.
+ *
+ * A row-at-a-time probe of a filter bigger than the CPU's caches waits for
+ * a cache miss on every row, and nothing overlaps that wait: the executor
+ * needs the answer before it reads the next row.  The array probes
+ * (bloom_contains(f, xs[])) overlap those misses by loading ahead.  This
+ * scan gives a plain scan the same: when it comes to a new heap page it
+ * hashes the element of every visible tuple on the page, answers them all
+ * at once with the type's array-probe core, and then returns the page's
+ * tuples that pass, in order, through the usual ExecScan (other quals,
+ * projection).
+ *
+ * Where it applies (bf_rel_pathlist): a SELECT without row locks, a plain
+ * table (or materialized view) scanned whole, and a qual
+ *
+ *     [NOT] contains(filter, column)    or the operators @> and <@
+ *
+ * where contains is bloom_contains, counting_bloom_contains or
+ * cuckoo_contains (text, bytea, bigint or uuid elements), column is a
+ * column of the table (a binary-compatible cast of one, such as varchar to
+ * text, included), and filter does not depend on the row: a constant, a
+ * parameter, a scalar subquery, or (for the inner side of a nested loop)
+ * a column of the outer row.  The scan is offered beside the plain
+ * sequential scan, a little cheaper; bloomfilter.enable_probe_scan = off
+ * turns it off.
+ *
+ * Answers are the function's own: the same detoast cache and the same
+ * hashes as the function, and the array-probe cores, which the regression
+ * tests hold to the row-at-a-time answers.  A NULL element or filter fails
+ * the qual, as the strict function's NULL does, negated or not.  A tuple
+ * the page pass did not see (another table access method, a scan that is
+ * not page-at-a-time) is answered from its slot, one at a time.
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_language.h"
+#include "catalog/pg_proc.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "storage/bufmgr.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/syscache.h"
+
+#include "scan.h"
+
+#define PROBE_SCAN_NAME "BloomProbeScan"
+
+static bool enable_probe_scan = true;
+static set_rel_pathlist_hook_type prev_rel_pathlist_hook = NULL;
+
+/* ---- the functions the scan answers ---- */
+
+typedef enum ProbeType
+{
+	PROBE_BLOOM,
+	PROBE_COUNTING,
+	PROBE_CUCKOO
+} ProbeType;
+
+static const struct
+{
+	const char *name;			/* C function name, without the element suffix */
+	ProbeType	type;
+	int			filter_arg;		/* 0: contains(f, x); 1: contained(x, f) */
+}			probe_functions[] = {
+	{"bloom_contains", PROBE_BLOOM, 0},
+	{"bloom_contained", PROBE_BLOOM, 1},
+	{"counting_bloom_contains", PROBE_COUNTING, 0},
+	{"counting_bloom_contained", PROBE_COUNTING, 1},
+	{"cuckoo_contains", PROBE_CUCKOO, 0},
+	{"cuckoo_contained", PROBE_CUCKOO, 1},
+};
+
+static const struct
+{
+	const char *suffix;
+	PgbfElem	kind;
+}			probe_elements[] = {
+	{"_text", PGBF_ELEM_BYTES},
+	{"_int8", PGBF_ELEM_INT8},
+	{"_uuid", PGBF_ELEM_UUID},
+};
+
+static const PgbfProbeMany probe_many[] = {
+	[PROBE_BLOOM] = pgbf_bloom_probe_many,
+	[PROBE_COUNTING] = pgbf_counting_probe_many,
+	[PROBE_CUCKOO] = pgbf_cuckoo_probe_many,
+};
+
+/*
+ * Is funcid one of this module's row probes?  Then its type, element kind
+ * and which argument is the filter.  Known by its C symbol in this
+ * module's library, whatever schema the extension is in.
+ */
+static bool
+probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
+{
+	HeapTuple	tp;
+	Form_pg_proc proc;
+	Datum		d;
+	bool		isnull;
+	bool		found = false;
+	char	   *src;
+	char	   *bin;
+
+	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	if (!HeapTupleIsValid(tp))
+		return false;
+	proc = (Form_pg_proc) GETSTRUCT(tp);
+	if (proc->prolang != ClanguageId || proc->pronargs != 2 || proc->proretset ||
+		proc->prorettype != BOOLOID)
+	{
+		ReleaseSysCache(tp);
+		return false;
+	}
+	d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_probin, &isnull);
+	if (isnull)
+	{
+		ReleaseSysCache(tp);
+		return false;
+	}
+	bin = TextDatumGetCString(d);
+	d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_prosrc, &isnull);
+	src = isnull ? NULL : TextDatumGetCString(d);
+	ReleaseSysCache(tp);
+
+	if (src != NULL && strcmp(bin, "$libdir/bloomfilter") == 0)
+	{
+		for (int i = 0; i < lengthof(probe_functions) && !found; i++)
+		{
+			size_t		len = strlen(probe_functions[i].name);
+
+			if (strncmp(src, probe_functions[i].name, len) != 0)
+				continue;
+			for (int j = 0; j < lengthof(probe_elements); j++)
+			{
+				if (strcmp(src + len, probe_elements[j].suffix) == 0)
+				{
+					*type = probe_functions[i].type;
+					*kind = probe_elements[j].kind;
+					*filter_arg = probe_functions[i].filter_arg;
+					found = true;
+					break;
+				}
+			}
+		}
+	}
+	pfree(bin);
+	if (src)
+		pfree(src);
+	return found;
+}
+
+/* the column under a binary-compatible cast, if that is what e is */
+static Var *
+element_column(Node *e, Index relid)
+{
+	while (e && IsA(e, RelabelType))
+		e = (Node *) ((RelabelType *) e)->arg;
+	if (e && IsA(e, Var))
+	{
+		Var		   *v = (Var *) e;
+
+		if (v->varno == relid && v->varlevelsup == 0 && v->varattno > 0)
+			return v;
+	}
+	return NULL;
+}
+
+#if PG_VERSION_NUM >= 140000
+#define PULL_VARNOS(root, node) pull_varnos(root, node)
+#else
+#define PULL_VARNOS(root, node) pull_varnos(node)
+#endif
+
+/*
+ * The probe in clause, if it is one this scan can answer for rel: then
+ * *filter (the filter argument), *column, and the rest.  The filter must
+ * not read rel's row, call anything volatile or hold a subplan: it is
+ * evaluated once per scan (per outer row, inside a nested loop).
+ */
+typedef struct ProbeQual
+{
+	RestrictInfo *rinfo;
+	Expr	   *filter;
+	Var		   *column;
+	ProbeType	type;
+	PgbfElem	kind;
+	bool		negate;
+} ProbeQual;
+
+static bool
+match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQual *q)
+{
+	Node	   *clause = (Node *) rinfo->clause;
+	Oid			funcid;
+	List	   *args;
+	int			filter_arg;
+	Node	   *filter;
+	Relids		varnos;
+
+	q->negate = false;
+	if (is_notclause(clause))
+	{
+		q->negate = true;
+		clause = (Node *) get_notclausearg((Expr *) clause);
+	}
+	if (IsA(clause, FuncExpr))
+	{
+		funcid = ((FuncExpr *) clause)->funcid;
+		args = ((FuncExpr *) clause)->args;
+	}
+	else if (IsA(clause, OpExpr))
+	{
+		set_opfuncid((OpExpr *) clause);
+		funcid = ((OpExpr *) clause)->opfuncid;
+		args = ((OpExpr *) clause)->args;
+	}
+	else
+		return false;
+	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
+		return false;
+	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid);
+	if (q->column == NULL)
+		return false;
+	filter = list_nth(args, filter_arg);
+	varnos = PULL_VARNOS(root, filter);
+	if (bms_is_member(rel->relid, varnos) || contain_volatile_functions(filter) ||
+		contain_subplans(filter))
+		return false;
+	q->filter = (Expr *) filter;
+	q->rinfo = rinfo;
+	return true;
+}
+
+/* ---- planning ---- */
+
+static Plan *bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+						  List *tlist, List *clauses, List *custom_plans);
+static Node *bf_create_state(CustomScan *cscan);
+
+static const CustomPathMethods bf_path_methods = {
+	.CustomName = PROBE_SCAN_NAME,
+	.PlanCustomPath = bf_plan_path,
+};
+
+static const CustomScanMethods bf_scan_methods = {
+	.CustomName = PROBE_SCAN_NAME,
+	.CreateCustomScanState = bf_create_state,
+};
+
+/*
+ * A probe scan path with the costs of the sequential scan it stands in
+ * for, the per-row probe made a little cheaper: it is that scan with the
+ * probe's cache misses overlapped.  required_outer is the outer rels a
+ * filter read from another table needs (a nested loop's inner side).
+ */
+static void
+add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
+			   Relids required_outer)
+{
+	Path	   *seq = create_seqscan_path(root, rel, required_outer, 0);
+	CustomPath *cp;
+
+	/*
+	 * A join qual only where the planner may enforce it at this scan (not
+	 * one that must keep the rows of an outer join's preserved side): the
+	 * parameterized scan's own clauses are those.
+	 */
+	if (required_outer != NULL &&
+		(seq->param_info == NULL || !list_member_ptr(seq->param_info->ppi_clauses, rinfo)))
+		return;
+	cp = makeNode(CustomPath);
+
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = rel;
+	cp->path.pathtarget = rel->reltarget;
+	cp->path.param_info = seq->param_info;
+	cp->path.parallel_aware = false;
+	cp->path.parallel_safe = false;
+	cp->path.parallel_workers = 0;
+	cp->path.rows = seq->rows;
+	cp->path.startup_cost = seq->startup_cost;
+	/* a tenth of a cpu_operator_cost a row less than the plain scan */
+	cp->path.total_cost = seq->total_cost - 0.1 * cpu_operator_cost * rel->tuples;
+	if (cp->path.total_cost < cp->path.startup_cost)
+		cp->path.total_cost = cp->path.startup_cost;
+	cp->path.pathkeys = NIL;
+	cp->flags = 0;
+	cp->custom_paths = NIL;
+	cp->custom_private = list_make1(rinfo);
+	cp->methods = &bf_path_methods;
+	add_path(rel, &cp->path);
+}
+
+static void
+bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
+{
+	ListCell   *lc;
+
+	if (prev_rel_pathlist_hook)
+		prev_rel_pathlist_hook(root, rel, rti, rte);
+	if (!enable_probe_scan ||
+		!IS_SIMPLE_REL(rel) || rel->rtekind != RTE_RELATION || rte->inh ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
+		rte->tablesample != NULL)
+		return;
+
+	/*
+	 * Reads only: a SELECT, or the SELECT of an INSERT ... SELECT; no row
+	 * locks (whose rechecks after a concurrent update the scan would have to
+	 * answer) and never an UPDATE's or DELETE's own table.
+	 */
+	if ((root->parse->commandType != CMD_SELECT && root->parse->commandType != CMD_INSERT) ||
+		root->rowMarks != NIL || root->parse->rowMarks != NIL ||
+		rti == (Index) root->parse->resultRelation)
+		return;
+
+	/* a qual on the table alone: the filter is the same for the whole scan */
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		ProbeQual	q;
+
+		/* answered first, so it must be allowed to go first (security quals) */
+		if (rinfo->security_level > rel->baserestrict_min_security || rinfo->pseudoconstant)
+			continue;
+		if (match_probe_qual(root, rel, rinfo, &q))
+		{
+			add_probe_path(root, rel, rinfo, NULL);
+			break;
+		}
+	}
+
+	/*
+	 * A join qual whose filter comes from other tables: a path for the
+	 * inner side of a nested loop, the filter a parameter from the outer
+	 * row.
+	 */
+	foreach(lc, rel->joininfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		ProbeQual	q;
+		Relids		outer;
+
+		if (rinfo->pseudoconstant || rinfo->security_level > rel->baserestrict_min_security ||
+			!match_probe_qual(root, rel, rinfo, &q))
+			continue;
+		outer = bms_difference(rinfo->clause_relids, rel->relids);
+		if (bms_is_empty(outer) || bms_overlap(outer, rel->lateral_referencers))
+			continue;
+		add_probe_path(root, rel, rinfo, outer);
+		break;
+	}
+}
+
+/*
+ * The plan: the probe's filter and column in custom_exprs (setrefs fixes
+ * them up; the filter's outer Vars become nested-loop parameters), the
+ * probe qual itself for EXPLAIN, and every other qual left to ExecScan.
+ */
+static Plan *
+bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+			 List *tlist, List *clauses, List *custom_plans)
+{
+	RestrictInfo *probe = linitial(best_path->custom_private);
+	CustomScan *cscan = makeNode(CustomScan);
+	ProbeQual	q;
+	List	   *rest = NIL;
+	ListCell   *lc;
+
+	if (!match_probe_qual(root, rel, probe, &q) || !list_member_ptr(clauses, probe))
+		elog(ERROR, "bloomfilter probe scan: its qual is not among the scan's quals");
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo != probe)
+			rest = lappend(rest, rinfo);
+	}
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = extract_actual_clauses(rest, false);
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = list_make3(q.filter, q.column, probe->clause);
+	cscan->custom_private = list_make3(makeInteger(q.type), makeInteger(q.kind),
+									   makeInteger(q.negate ? 1 : 0));
+	cscan->custom_scan_tlist = NIL;
+	cscan->custom_relids = NULL;
+	cscan->methods = &bf_scan_methods;
+	return &cscan->scan.plan;
+}
+
+/* ---- execution ---- */
+
+typedef struct ProbeScanState
+{
+	CustomScanState css;
+	ExprState  *filter_expr;
+	AttrNumber	attno;
+	ProbeType	type;
+	PgbfElem	kind;
+	bool		negate;
+	bool		page_mode;		/* a heap scan: answer a page at a time */
+
+	/* the filter, evaluated once per (re)scan */
+	bool		filter_ready;
+	const void *filter;			/* NULL: the filter is NULL, no row passes */
+	uint64		seed;
+	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
+	MemoryContext filter_cxt;	/* reset at each rescan */
+	MemoryContext page_cxt;		/* reset at each page */
+
+	/* answers for the tuples of one page, by offset */
+	BlockNumber block;
+	uint8		answer[MaxHeapTuplesPerPage + 1];	/* 0 unknown, 1 pass, 2 fail */
+	uint64		hashes[MaxHeapTuplesPerPage];
+	bool		found[MaxHeapTuplesPerPage];
+	OffsetNumber offsets[MaxHeapTuplesPerPage];
+} ProbeScanState;
+
+#define ANSWER_UNKNOWN 0
+#define ANSWER_PASS 1
+#define ANSWER_FAIL 2
+
+static void bf_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *bf_exec(CustomScanState *node);
+static void bf_end(CustomScanState *node);
+static void bf_rescan(CustomScanState *node);
+static void bf_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomExecMethods bf_exec_methods = {
+	.CustomName = PROBE_SCAN_NAME,
+	.BeginCustomScan = bf_begin,
+	.ExecCustomScan = bf_exec,
+	.EndCustomScan = bf_end,
+	.ReScanCustomScan = bf_rescan,
+	.ExplainCustomScan = bf_explain,
+};
+
+static Node *
+bf_create_state(CustomScan *cscan)
+{
+	ProbeScanState *st = palloc0(sizeof(ProbeScanState));
+
+	NodeSetTag(st, T_CustomScanState);
+	st->css.methods = &bf_exec_methods;
+	return (Node *) st;
+}
+
+static void
+bf_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	ProbeScanState *st = (ProbeScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	Var		   *column = element_column(lsecond(cscan->custom_exprs), cscan->scan.scanrelid);
+
+	if (column == NULL)
+		elog(ERROR, "bloomfilter probe scan: no element column");
+	st->attno = column->varattno;
+	st->type = (ProbeType) intVal(linitial(cscan->custom_private));
+	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
+	st->negate = intVal(lthird(cscan->custom_private)) != 0;
+	st->filter_expr = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
+	st->page_mode = rel->rd_tableam == GetHeapamTableAmRoutine();
+	st->block = InvalidBlockNumber;
+	st->filter_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter probe scan filter",
+										   ALLOCSET_DEFAULT_SIZES);
+	st->page_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter probe scan page",
+										 ALLOCSET_DEFAULT_SIZES);
+	/* the detoast cache's home: pgbf_cached_arg uses fn_extra and fn_mcxt */
+	memset(&st->flinfo, 0, sizeof(st->flinfo));
+	st->flinfo.fn_mcxt = estate->es_query_cxt;
+	st->flinfo.fn_oid = InvalidOid;
+
+	/*
+	 * The scan slot: the table's own kind, so table_scan_getnextslot can
+	 * fill it, and the quals and projection compiled for it (nodeCustom.c
+	 * set them up for a virtual slot before PostgreSQL 16).
+	 */
+	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+	ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
+	node->ss.ps.qual = ExecInitQual(cscan->scan.plan.qual, (PlanState *) node);
+}
+
+/* evaluate the filter argument: once per scan, or per rescan */
+static void
+prepare_filter(ProbeScanState *st)
+{
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+	MemoryContext old;
+	Datum		d;
+	bool		isnull;
+
+	MemoryContextReset(st->filter_cxt);
+	st->filter = NULL;
+	old = MemoryContextSwitchTo(st->filter_cxt);
+	d = ExecEvalExpr(st->filter_expr, econtext, &isnull);
+	if (!isnull)
+	{
+		LOCAL_FCINFO(fcinfo, 1);
+
+		InitFunctionCallInfoData(*fcinfo, &st->flinfo, 1, InvalidOid, NULL, NULL);
+		fcinfo->args[0].value = d;
+		fcinfo->args[0].isnull = false;
+		st->filter = pgbf_cached_arg(fcinfo, 0);
+		st->seed = ((const BfHeader *) st->filter)->seed;
+	}
+	MemoryContextSwitchTo(old);
+	st->filter_ready = true;
+}
+
+/* the answer for one element value */
+static bool
+answer_one(ProbeScanState *st, Datum d, bool isnull)
+{
+	uint64		h;
+	bool		found;
+
+	if (isnull)
+		return false;
+	h = pgbf_hash_datum(d, st->kind, st->seed);
+	probe_many[st->type] (st->filter, &h, 1, &found);
+	return found != st->negate;
+}
+
+/*
+ * Answer every visible tuple of the scan's current heap page at once (the
+ * tuples a page-at-a-time heap scan returns, in rs_vistuples).  The scan
+ * holds a pin on the page, so the tuples stay where they are.
+ */
+static void
+prepare_page(ProbeScanState *st, HeapScanDesc hscan)
+{
+	Relation	rel = st->css.ss.ss_currentRelation;
+	TupleDesc	desc = RelationGetDescr(rel);
+	Page		page = BufferGetPage(hscan->rs_cbuf);
+	MemoryContext old;
+	int			n = 0;
+	int			nvis = hscan->rs_ntuples;
+
+	memset(st->answer, ANSWER_UNKNOWN, sizeof(st->answer));
+	st->block = hscan->rs_cblock;
+	MemoryContextReset(st->page_cxt);
+	old = MemoryContextSwitchTo(st->page_cxt);
+	for (int i = 0; i < nvis; i++)
+	{
+		OffsetNumber off = hscan->rs_vistuples[i];
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		Datum		d;
+		bool		isnull;
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+		tup.t_len = ItemIdGetLength(lp);
+		tup.t_tableOid = RelationGetRelid(rel);
+		ItemPointerSet(&tup.t_self, st->block, off);
+		d = heap_getattr(&tup, st->attno, desc, &isnull);
+		if (isnull)
+		{
+			st->answer[off] = ANSWER_FAIL;
+			continue;
+		}
+		st->hashes[n] = pgbf_hash_datum(d, st->kind, st->seed);
+		st->offsets[n++] = off;
+	}
+	MemoryContextSwitchTo(old);
+	probe_many[st->type] (st->filter, st->hashes, n, st->found);
+	for (int i = 0; i < n; i++)
+		st->answer[st->offsets[i]] = (st->found[i] != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
+}
+
+static TupleTableSlot *
+bf_next(ScanState *ss)
+{
+	ProbeScanState *st = (ProbeScanState *) ss;
+	EState	   *estate = ss->ps.state;
+	TableScanDesc scan = ss->ss_currentScanDesc;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+
+	if (scan == NULL)
+	{
+		scan = table_beginscan(ss->ss_currentRelation, estate->es_snapshot, 0, NULL);
+		ss->ss_currentScanDesc = scan;
+	}
+	while (table_scan_getnextslot(scan, estate->es_direction, slot))
+	{
+		BlockNumber block = ItemPointerGetBlockNumber(&slot->tts_tid);
+		OffsetNumber off = ItemPointerGetOffsetNumber(&slot->tts_tid);
+		uint8		a = ANSWER_UNKNOWN;
+
+		CHECK_FOR_INTERRUPTS();
+
+		/* at the first row, as the qual would be: an empty table never evaluates it */
+		if (!st->filter_ready)
+			prepare_filter(st);
+		if (st->filter == NULL)
+			return NULL;
+		if (st->page_mode)
+		{
+			HeapScanDesc hscan = (HeapScanDesc) scan;
+
+			if (block != st->block && (scan->rs_flags & SO_ALLOW_PAGEMODE) &&
+				hscan->rs_cblock == block && BufferIsValid(hscan->rs_cbuf))
+				prepare_page(st, hscan);
+			if (block == st->block && off <= MaxHeapTuplesPerPage)
+				a = st->answer[off];
+		}
+		if (a == ANSWER_UNKNOWN)
+		{
+			bool		isnull;
+			Datum		d = slot_getattr(slot, st->attno, &isnull);
+
+			a = answer_one(st, d, isnull) ? ANSWER_PASS : ANSWER_FAIL;
+		}
+		if (a == ANSWER_PASS)
+			return slot;
+	}
+	return NULL;
+}
+
+/* EvalPlanQual: the probe on the row as it is now */
+static bool
+bf_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	ProbeScanState *st = (ProbeScanState *) ss;
+	bool		isnull;
+	Datum		d;
+
+	if (!st->filter_ready)
+		prepare_filter(st);
+	if (st->filter == NULL)
+		return false;
+	d = slot_getattr(slot, st->attno, &isnull);
+	return answer_one(st, d, isnull);
+}
+
+static TupleTableSlot *
+bf_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, bf_next, bf_recheck);
+}
+
+static void
+bf_end(CustomScanState *node)
+{
+	if (node->ss.ss_currentScanDesc)
+		table_endscan(node->ss.ss_currentScanDesc);
+}
+
+static void
+bf_rescan(CustomScanState *node)
+{
+	ProbeScanState *st = (ProbeScanState *) node;
+
+	if (node->ss.ss_currentScanDesc)
+		table_rescan(node->ss.ss_currentScanDesc, NULL);
+	st->block = InvalidBlockNumber;
+	st->filter_ready = false;	/* a parameter may have changed */
+	ExecScanReScan(&node->ss);
+}
+
+static void
+bf_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *context;
+
+	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
+	ExplainPropertyText("Probe",
+						deparse_expression(lthird(cscan->custom_exprs), context,
+										   es->verbose, false),
+						es);
+}
+
+/* ---- set-up ---- */
+
+/*
+ * The probe functions' planner support function.  It answers no request;
+ * that the planner calls it at all is what it is for: the call loads this
+ * library, whose _PG_init installs the planner hook, before the planner
+ * looks for paths, even in a session's first query.
+ */
+PG_FUNCTION_INFO_V1(bloomfilter_probe_support);
+Datum
+bloomfilter_probe_support(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(NULL);
+}
+
+void
+pgbf_scan_init(void)
+{
+	DefineCustomBoolVariable("bloomfilter.enable_probe_scan",
+							 "Lets the planner use bloomfilter's probe scan.",
+							 "A sequential scan that answers a bloom_contains, "
+							 "counting_bloom_contains or cuckoo_contains qual a heap "
+							 "page at a time, overlapping the filter's cache misses.",
+							 &enable_probe_scan, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("bloomfilter");
+#else
+	EmitWarningsOnPlaceholders("bloomfilter");
+#endif
+	RegisterCustomScanMethods(&bf_scan_methods);
+	prev_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = bf_rel_pathlist;
+}

@@ -1,0 +1,19 @@
+/*
+ * scan.h
+ *		The probe scan (scan.c): a sequential scan that answers a
+ *		bloom_contains-style qual a heap page at a time.
+ */
+#ifndef PGBF_SCAN_H
+#define PGBF_SCAN_H
+
+#include "pg_common.h"
+
+/* set up the GUC, the planner hook and the custom scan methods: _PG_init */
+extern void pgbf_scan_init(void);
+
+/* each type's answer for n hashes at once (the array probes' cores) */
+extern void pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
+extern void pgbf_counting_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
+extern void pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
+
+#endif
