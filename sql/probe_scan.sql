@@ -30,10 +30,11 @@ FROM ps_urls;
 
 -- filters of half the rows (id 1), a third (id 2), and NULL (id 3)
 CREATE TABLE ps_f (id int PRIMARY KEY, b bloomfilter, bs bloomfilter, c countingbloom, k cuckoofilter,
-                   bb bloomfilter, bn bloomfilter, bu bloomfilter);
+                   bb bloomfilter, bn bloomfilter, bu bloomfilter, bstd bloomfilter);
 INSERT INTO ps_f
 SELECT m, bloom_agg(url, 20000, 0.01), bloom_agg(url), counting_bloom_agg(url), cuckoo_agg(url),
-       bloom_agg(b), bloom_agg(n), bloom_agg(u)
+       bloom_agg(b), bloom_agg(n), bloom_agg(u),
+       bloom_add(bloom_create(20000, 0.01, 'standard'), array_agg(url))
 FROM ps_urls, (VALUES (1, 2), (2, 3)) AS mm(m, d)
 WHERE id % d = 0 GROUP BY m;
 INSERT INTO ps_f (id) VALUES (3);
@@ -86,7 +87,8 @@ SELECT ps_same('SELECT id FROM ps_urls WHERE (SELECT b FROM ps_f WHERE id = 1) @
        ps_same('SELECT id FROM ps_urls WHERE url <@ (SELECT b FROM ps_f WHERE id = 1)') AS commutator,
        ps_same('SELECT id FROM ps_urls WHERE NOT (url <@ (SELECT b FROM ps_f WHERE id = 2))') AS negated_commutator;
 SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bs FROM ps_f WHERE id = 1), url)') AS scalable,
-       ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), v)') AS varchar_column;
+       ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), v)') AS varchar_column,
+       ps_same('SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT bstd FROM ps_f WHERE id = 2), url)') AS standard_layout;
 SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bb FROM ps_f WHERE id = 1), b)') AS bytea,
        ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), n)') AS bigint,
        ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bu FROM ps_f WHERE id = 1), u)') AS uuid;

@@ -431,13 +431,15 @@ typedef struct ProbeScanState
 	bool		filter_ready;
 	const void *filter;			/* NULL: the filter is NULL, no row passes */
 	uint64		seed;
+	bool		batch;			/* answer a page at once, else each row */
 	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
 	MemoryContext filter_cxt;	/* reset at each rescan */
 	MemoryContext page_cxt;		/* reset at each page */
 
 	/* answers for the tuples of one page, by offset */
 	BlockNumber block;
-	uint8		answer[MaxHeapTuplesPerPage + 1];	/* 0 unknown, 1 pass, 2 fail */
+	uint8		answer[MaxHeapTuplesPerPage + 1];	/* ANSWER_* */
+	uint64		hash_at[MaxHeapTuplesPerPage + 1];	/* for ANSWER_HASHED */
 	uint64		hashes[MaxHeapTuplesPerPage];
 	bool		found[MaxHeapTuplesPerPage];
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
@@ -446,6 +448,7 @@ typedef struct ProbeScanState
 #define ANSWER_UNKNOWN 0
 #define ANSWER_PASS 1
 #define ANSWER_FAIL 2
+#define ANSWER_HASHED 3			/* hash_at[off] is its hash: probe it */
 
 static void bf_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *bf_exec(CustomScanState *node);
@@ -530,6 +533,8 @@ prepare_filter(ProbeScanState *st)
 		fcinfo->args[0].isnull = false;
 		st->filter = pgbf_cached_arg(fcinfo, 0);
 		st->seed = ((const BfHeader *) st->filter)->seed;
+		st->batch = st->type != PROBE_BLOOM || pgbf_bloom_scan_batches(st->filter);
+		Assert(st->batch || st->type == PROBE_BLOOM);
 	}
 	MemoryContextSwitchTo(old);
 	st->filter_ready = true;
@@ -592,6 +597,15 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 		st->offsets[n++] = off;
 	}
 	MemoryContextSwitchTo(old);
+	if (!st->batch)
+	{
+		for (int i = 0; i < n; i++)
+		{
+			st->hash_at[st->offsets[i]] = st->hashes[i];
+			st->answer[st->offsets[i]] = ANSWER_HASHED;
+		}
+		return;
+	}
 	probe_many[st->type] (st->filter, st->hashes, n, st->found);
 	for (int i = 0; i < n; i++)
 		st->answer[st->offsets[i]] = (st->found[i] != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
@@ -632,6 +646,13 @@ bf_next(ScanState *ss)
 				prepare_page(st, hscan);
 			if (block == st->block && off <= MaxHeapTuplesPerPage)
 				a = st->answer[off];
+			if (a == ANSWER_HASHED)
+			{
+				/* only bloomfilter's standard layout (pgbf_bloom_scan_batches) */
+				bool		found = pgbf_bloom_probe_one(st->filter, st->hash_at[off]);
+
+				a = (found != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
+			}
 		}
 		if (a == ANSWER_UNKNOWN)
 		{

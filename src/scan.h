@@ -16,4 +16,13 @@ extern void pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool
 extern void pgbf_counting_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
 extern void pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
 
+/*
+ * Whether the probe scan should answer a page of this bloomfilter at once
+ * (blocked layout), or each row as it comes (standard layout: a member
+ * reads k lines, and a page's worth of those back to back measured slower
+ * than one probe per row between the executor's other work).
+ */
+extern bool pgbf_bloom_scan_batches(const void *f);
+extern bool pgbf_bloom_probe_one(const void *f, uint64 h);
+
 #endif
