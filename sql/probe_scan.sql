@@ -30,11 +30,12 @@ FROM ps_urls;
 
 -- filters of half the rows (id 1), a third (id 2), and NULL (id 3)
 CREATE TABLE ps_f (id int PRIMARY KEY, b bloomfilter, bs bloomfilter, c countingbloom, k cuckoofilter,
-                   bb bloomfilter, bn bloomfilter, bu bloomfilter, bstd bloomfilter);
+                   bb bloomfilter, bn bloomfilter, bu bloomfilter, bstd bloomfilter, kg cuckoofilter);
 INSERT INTO ps_f
 SELECT m, bloom_agg(url, 20000, 0.01), bloom_agg(url), counting_bloom_agg(url), cuckoo_agg(url),
        bloom_agg(b), bloom_agg(n), bloom_agg(u),
-       bloom_add(bloom_create(20000, 0.01, 'standard'), array_agg(url))
+       bloom_add(bloom_create(20000, 0.01, 'standard'), array_agg(url)),
+       cuckoo_add(cuckoo_create(100, 0.01), array_agg(url))
 FROM ps_urls, (VALUES (1, 2), (2, 3)) AS mm(m, d)
 WHERE id % d = 0 GROUP BY m;
 INSERT INTO ps_f (id) VALUES (3);
@@ -95,7 +96,9 @@ SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bb FROM ps_f
 SELECT ps_same('SELECT id FROM ps_urls WHERE counting_bloom_contains((SELECT c FROM ps_f WHERE id = 1), url)') AS counting,
        ps_same('SELECT id FROM ps_urls WHERE NOT (url <@ (SELECT c FROM ps_f WHERE id = 2))') AS counting_negated;
 SELECT ps_same('SELECT id FROM ps_urls WHERE cuckoo_contains((SELECT k FROM ps_f WHERE id = 1), url)') AS cuckoo,
-       ps_same('SELECT id FROM ps_urls WHERE NOT ((SELECT k FROM ps_f WHERE id = 2) @> url)') AS cuckoo_negated;
+       ps_same('SELECT id FROM ps_urls WHERE NOT ((SELECT k FROM ps_f WHERE id = 2) @> url)') AS cuckoo_negated,
+       ps_same('SELECT id FROM ps_urls WHERE cuckoo_contains((SELECT kg FROM ps_f WHERE id = 1), url)') AS cuckoo_grown;
+SELECT (cuckoo_info(kg)->>'tables')::int > 1 AS grown FROM ps_f WHERE id = 1;
 -- the members are all there: half the rows that have a url, and the
 -- false positives among the rest (no false negatives either way)
 SELECT count(*) FILTER (WHERE id % 2 = 0) AS members_found,

@@ -1098,6 +1098,60 @@ cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool 
 #undef PROBE
 }
 
+/*
+ * As cuckoo_contains_hashes, through the alternate-bucket offsets alt
+ * (cuckoo_alt_table; NULL: computed).  A filter of one table locates a
+ * batch of hashes first, loading both buckets of each, and then checks
+ * them: each hash is located once, where the prefetch-ahead loop located
+ * it twice (to load ahead, then to probe).
+ */
+#define CUCKOO_BATCH 64
+
+void
+cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
+						   size_t n, bool *out)
+{
+	const CuckooTable *t;
+	const uint8_t *area;
+	uint32_t	fb;
+	uint64_t	m;
+
+	if (f->ntables != 1)
+	{
+#define PREFETCH(i) prefetch_contains(f, h[i])
+#define PROBE(i) (out[i] = contains_hash(f, alt, h[i]))
+		BF_PROBE_MANY(cuckoo_size(f), n, CUCKOO_PREFETCH_AHEAD, PREFETCH, PROBE);
+#undef PREFETCH
+#undef PROBE
+		return;
+	}
+	t = &f->tables[0];
+	area = table_area_const(f, t);
+	fb = t->fp_bits;
+	m = t->nbuckets;
+	for (size_t base = 0; base < n; base += CUCKOO_BATCH)
+	{
+		size_t		c = n - base < CUCKOO_BATCH ? n - base : CUCKOO_BATCH;
+		uint64_t	fp[CUCKOO_BATCH],
+					i1[CUCKOO_BATCH],
+					i2[CUCKOO_BATCH];
+
+		for (size_t j = 0; j < c; j++)
+		{
+			uint64_t	x = h[base + j];
+
+			fp[j] = fingerprint(bf_remix(x), fb);
+			i1[j] = bf_range64(x, m);
+			i2[j] = alt_index(alt ? alt[fp[j]] : alt_offset(fp[j], m), i1[j], m);
+			prefetch_bucket(area, fb, i1[j]);
+			prefetch_bucket(area, fb, i2[j]);
+		}
+		for (size_t j = 0; j < c; j++)
+			out[base + j] = (int) buckets_hold(area, fb, i1[j], i2[j], fp[j]) |
+				(int) victim_matches(t, fp[j], i1[j], i2[j]);
+	}
+}
+
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */
 static void
 replace_victim(CuckooFilter *f, int k)

@@ -216,6 +216,8 @@ extern bool cuckoo_contains_hash(const CuckooFilter *f, uint64_t h);
 extern size_t cuckoo_alt_table_size(const CuckooFilter *f);
 extern void cuckoo_alt_table(const CuckooFilter *f, uint32_t *alt);
 extern bool cuckoo_contains_hash_alt(const CuckooFilter *f, const uint32_t *alt, uint64_t h);
+extern void cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt,
+									   const uint64_t *h, size_t n, bool *out);
 /* out[i] = cuckoo_contains_hash(f, h[i]), i < n, buckets loaded ahead */
 extern void cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h,
 								   size_t n, bool *out);

@@ -366,3 +366,18 @@ pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
 {
 	cuckoo_contains_hashes((const CuckooFilter *) f, h, n, out);
 }
+
+const void *
+pgbf_cuckoo_scan_filter(FunctionCallInfo fcinfo, double expected_probes, const void **alt)
+{
+	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
+	bool		eager = expected_probes * PGBF_DERIVE_BYTES_PER_USE >= (double) cuckoo_alt_bytes(f);
+
+	return pgbf_cached_arg_derived(fcinfo, 0, cuckoo_derive_alt, cuckoo_alt_bytes, alt, eager);
+}
+
+void
+pgbf_cuckoo_probe_many_alt(const void *f, const void *alt, const uint64 *h, size_t n, bool *out)
+{
+	cuckoo_contains_hashes_alt((const CuckooFilter *) f, (const uint32_t *) alt, h, n, out);
+}

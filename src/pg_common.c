@@ -594,7 +594,6 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 #define PGBF_CACHE_ENTRIES	64
 #define PGBF_CACHE_BYTES	((Size) 256 * 1024 * 1024)
 
-#define PGBF_DERIVE_BYTES_PER_USE 256
 
 typedef struct PgbfCacheEntry
 {

@@ -218,6 +218,9 @@ pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)
  * unless eager, until the value has been probed often enough to repay
  * building it.  Once that is settled, the usual row is answered inline.
  */
+/* derive once the value has been probed about once per this many bytes of it */
+#define PGBF_DERIVE_BYTES_PER_USE 256
+
 extern const void *pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno,
 												PgbfDeriveFn derive,
 												Size (*aux_size) (const void *value),

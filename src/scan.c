@@ -432,6 +432,7 @@ typedef struct ProbeScanState
 	const void *filter;			/* NULL: the filter is NULL, no row passes */
 	uint64		seed;
 	bool		batch;			/* answer a page at once, else each row */
+	const void *aux;			/* cuckoofilter: its alternate-bucket offsets, or NULL */
 	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
 	MemoryContext filter_cxt;	/* reset at each rescan */
 	MemoryContext page_cxt;		/* reset at each page */
@@ -531,13 +532,34 @@ prepare_filter(ProbeScanState *st)
 		InitFunctionCallInfoData(*fcinfo, &st->flinfo, 1, InvalidOid, NULL, NULL);
 		fcinfo->args[0].value = d;
 		fcinfo->args[0].isnull = false;
-		st->filter = pgbf_cached_arg(fcinfo, 0);
+		st->aux = NULL;
+		if (st->type == PROBE_CUCKOO)
+		{
+			Relation	rel = st->css.ss.ss_currentRelation;
+			double		rows = rel->rd_rel->reltuples;
+
+			if (rows <= 0)
+				rows = (double) RelationGetNumberOfBlocks(rel) * 64;
+			st->filter = pgbf_cuckoo_scan_filter(fcinfo, rows, &st->aux);
+		}
+		else
+			st->filter = pgbf_cached_arg(fcinfo, 0);
 		st->seed = ((const BfHeader *) st->filter)->seed;
 		st->batch = st->type != PROBE_BLOOM || pgbf_bloom_scan_batches(st->filter);
 		Assert(st->batch || st->type == PROBE_BLOOM);
 	}
 	MemoryContextSwitchTo(old);
 	st->filter_ready = true;
+}
+
+/* the filter's answers for n hashes */
+static inline void
+answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
+{
+	if (st->type == PROBE_CUCKOO)
+		pgbf_cuckoo_probe_many_alt(st->filter, st->aux, h, n, out);
+	else
+		probe_many[st->type] (st->filter, h, n, out);
 }
 
 /* the answer for one element value */
@@ -550,7 +572,7 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 	if (isnull)
 		return false;
 	h = pgbf_hash_datum(d, st->kind, st->seed);
-	probe_many[st->type] (st->filter, &h, 1, &found);
+	answer_hashes(st, &h, 1, &found);
 	return found != st->negate;
 }
 
@@ -606,7 +628,7 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 		}
 		return;
 	}
-	probe_many[st->type] (st->filter, st->hashes, n, st->found);
+	answer_hashes(st, st->hashes, n, st->found);
 	for (int i = 0; i < n; i++)
 		st->answer[st->offsets[i]] = (st->found[i] != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
 }

@@ -25,4 +25,14 @@ extern void pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, boo
 extern bool pgbf_bloom_scan_batches(const void *f);
 extern bool pgbf_bloom_probe_one(const void *f, uint64 h);
 
+/*
+ * A cuckoofilter argument (arg 0 of fcinfo) for a scan expected to probe
+ * it about expected_probes times, and *alt its table of alternate-bucket
+ * offsets when that pays (else NULL); the answers through them.
+ */
+extern const void *pgbf_cuckoo_scan_filter(FunctionCallInfo fcinfo, double expected_probes,
+										   const void **alt);
+extern void pgbf_cuckoo_probe_many_alt(const void *f, const void *alt, const uint64 *h,
+									   size_t n, bool *out);
+
 #endif

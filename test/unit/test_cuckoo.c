@@ -245,6 +245,29 @@ test_alt_table(double fpr, uint64_t capacity, uint64_t n)
 		if (i < n)
 			CHECK(a, "alt table: false negative %llu", (unsigned long long) i);
 	}
+	/* the batch form, through the table and without it, in odd-sized calls */
+	for (int with_alt = 0; with_alt < 2; with_alt++)
+	{
+		uint64_t	batch_differ = 0;
+		size_t		chunk = 1;
+
+		for (uint64_t i = 0; i < n + 100000; i += chunk, chunk = chunk % 150 + 37)
+		{
+			uint64_t	h[200];
+			bool		out[200];
+			size_t		c = chunk;
+
+			if (i + c > n + 100000)
+				c = n + 100000 - i;
+			for (size_t j = 0; j < c; j++)
+				h[j] = key(i + j);
+			cuckoo_contains_hashes_alt(f, with_alt ? alt : NULL, h, c, out);
+			for (size_t j = 0; j < c; j++)
+				batch_differ += out[j] != cuckoo_contains_hash(f, h[j]);
+		}
+		CHECK(batch_differ == 0, "cuckoo_contains_hashes_alt (%s table) differs for %llu keys",
+			  with_alt ? "with" : "without", (unsigned long long) batch_differ);
+	}
 	printf("alt table fpr %g, %llu into %llu: %u tables, %llu victims, %zu bytes, %llu hits, %llu differ\n",
 		   fpr, (unsigned long long) n, (unsigned long long) capacity, f->ntables,
 		   (unsigned long long) victims, bytes, (unsigned long long) hits,
