@@ -635,10 +635,38 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
 }
 
 #define PROBE_PREFETCH_AHEAD 16
+#define BLOOM_PROBE_BATCH 64
 
 void
 bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 {
+	/*
+	 * One blocked stage in memory worth loading ahead: a batch's blocks
+	 * found and loaded first, then checked, each block offset computed
+	 * once.
+	 */
+	if (f->layout == BLOOM_LAYOUT_BLOCKED && f->nstages == 1 &&
+		bloom_size(f) >= BF_PROBE_PREFETCH_MIN_BYTES)
+	{
+		const BloomStage *s = &f->stages[0];
+		const uint8_t *bits = bloom_stage_bits_const(f, 0);
+		uint32_t	k = s->nhashes;
+
+		for (size_t base = 0; base < n; base += BLOOM_PROBE_BATCH)
+		{
+			size_t		c = n - base < BLOOM_PROBE_BATCH ? n - base : BLOOM_PROBE_BATCH;
+			const uint64_t *w[BLOOM_PROBE_BATCH];
+
+			for (size_t j = 0; j < c; j++)
+			{
+				w[j] = (const uint64_t *) (bits + stage_block_offset(s, h[base + j]));
+				__builtin_prefetch(w[j]);
+			}
+			for (size_t j = 0; j < c; j++)
+				out[base + j] = block_contains(w[j], h[base + j], k);
+		}
+		return;
+	}
 #define PREFETCH(i) prefetch_contains(f, h[i])
 #define PROBE(i) (out[i] = bloom_contains_hash(f, h[i]))
 	BF_PROBE_MANY(bloom_size(f), n, PROBE_PREFETCH_AHEAD, PREFETCH, PROBE);

@@ -734,17 +734,18 @@ test_add_hashes_same_bytes(void)
 /*
  * bloom_contains_hashes (the array probe) answers as bloom_contains_hash
  * does, hash for hash, in a filter big enough for it to load ahead (over
- * BF_PROBE_PREFETCH_MIN_BYTES, several stages) and in a small one.
+ * BF_PROBE_PREFETCH_MIN_BYTES: several stages, or one, which the blocked
+ * layout answers in batches) and in a small one.
  */
 static void
 test_contains_hashes(void)
 {
 	for (int layout = 0; layout <= 1; layout++)
-	for (int big = 0; big <= 1; big++)
+	for (int big = 0; big <= 2; big++)
 	{
 		uint64_t	rs = 21 + layout;
 		uint64_t	n = big ? 450000 : 2000;
-		TFilter		a = tf_new(big ? 100000 : 1000, 0.01, layout, true);
+		TFilter		a = tf_new(big == 2 ? n : big ? 100000 : 1000, 0.01, layout, true);
 		uint64_t   *h = unit_xmalloc(2 * n * sizeof(uint64_t));
 		bool	   *out = unit_xmalloc(2 * n);
 		uint64_t	differ = 0,
@@ -755,7 +756,14 @@ test_contains_hashes(void)
 		for (uint64_t i = 0; i < n; i++)
 			CHECK(tf_add(&a, h[i]) != BLOOM_FULL);
 		if (big)
-			CHECK(a.f->nstages >= 2 && bloom_size(a.f) > BF_PROBE_PREFETCH_MIN_BYTES);
+			CHECK((big == 2 ? a.f->nstages == 1 : a.f->nstages >= 2) &&
+				  bloom_size(a.f) > BF_PROBE_PREFETCH_MIN_BYTES);
+		/* a batch that ends short of BLOOM_PROBE_BATCH, and one of one */
+		bloom_contains_hashes(a.f, h + 5, 70, out + 5);
+		for (uint64_t i = 5; i < 75; i++)
+			differ += out[i] != bloom_contains_hash(a.f, h[i]);
+		bloom_contains_hashes(a.f, h + 2 * n - 1, 1, out);
+		differ += out[0] != bloom_contains_hash(a.f, h[2 * n - 1]);
 		bloom_contains_hashes(a.f, h, 2 * n, out);
 		for (uint64_t i = 0; i < 2 * n; i++)
 		{
