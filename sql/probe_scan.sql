@@ -138,6 +138,14 @@ END $$;
 SET enable_material = off;
 SELECT ps_same('SELECT f.id * 100000 + u.id AS id FROM ps_f f JOIN ps_urls u ON bloom_contains(f.b, u.url)') AS join_every_filter,
        ps_same('SELECT f.id * 100000 + u.id AS id FROM ps_f f JOIN ps_urls u ON NOT cuckoo_contains(f.k, u.url)') AS join_negated;
+-- the inner side returns the table's whole tuple (a table without dropped
+-- or added columns): columns still land where the join reads them (n = id
+-- in every row)
+CREATE TABLE ps_wide AS SELECT v, n, id, url FROM ps_urls;
+ANALYZE ps_wide;
+SELECT ps_same('SELECT f.id * 100000 + u.id + (u.n - u.id) * 1000000 + length(u.v) * 0 AS id FROM ps_f f JOIN ps_wide u ON bloom_contains(f.b, u.url)') AS join_columns;
+EXPLAIN (COSTS OFF, VERBOSE)
+SELECT f.id, u.n FROM ps_f f JOIN ps_wide u ON bloom_contains(f.b, u.url);
 SELECT ps_same('SELECT f.id * 100000 + coalesce(u.id, 0) AS id FROM ps_f f LEFT JOIN ps_urls u ON bloom_contains(f.b, u.url)') AS nullable_side,
        ps_same('SELECT u.id * 10 + coalesce(f.id, 0) AS id FROM ps_urls u LEFT JOIN ps_f f ON bloom_contains(f.b, u.url) AND f.id = 1') AS preserved_side;
 EXPLAIN (COSTS OFF)
@@ -174,6 +182,14 @@ INSERT INTO ps_seen SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FR
 SELECT count(*) AS inserted,
        count(*) = (SELECT count(*) FROM ps_urls WHERE url IS NOT NULL AND NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)) AS same
 FROM ps_seen;
+-- an INSERT reads its SELECT's columns by position: they are its own, in
+-- its order, whatever the scan could have returned
+CREATE TABLE ps_cols (n bigint, id int, url text);
+INSERT INTO ps_cols SELECT n, id, url FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+INSERT INTO ps_cols (id, url) SELECT id, url FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 2), url);
+SELECT count(*) AS rows, count(*) FILTER (WHERE c.n = c.id) AS n_is_id, count(*) FILTER (WHERE c.n IS NULL) AS no_n,
+       count(*) FILTER (WHERE c.url IS DISTINCT FROM u.url) AS wrong_url
+FROM ps_cols c JOIN ps_urls u ON u.id = c.id;
 EXPLAIN (COSTS OFF)
 DELETE FROM ps_seen s USING ps_urls u WHERE s.id = u.id AND bloom_contains((SELECT b FROM ps_f WHERE id = 1), u.url);
 EXPLAIN (COSTS OFF)
@@ -199,5 +215,5 @@ SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id =
 DROP VIEW ps_barrier;
 DROP FUNCTION ps_volatile_filter();
 DROP MATERIALIZED VIEW ps_mv;
-DROP TABLE ps_urls, ps_f, ps_parts, ps_seen;
+DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide;
 DROP FUNCTION ps_same(text);

@@ -53,8 +53,10 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/plancat.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -273,6 +275,31 @@ static const CustomScanMethods bf_scan_methods = {
 };
 
 /*
+ * The table's every column, as a path target, if rel emits plain columns
+ * only (else NULL).  A scan that returns the table's tuple as it is needs
+ * no projection: ExecScan hands the tuple up, where a narrower target
+ * would build a new one per row.
+ */
+static PathTarget *
+physical_target(PlannerInfo *root, RelOptInfo *rel)
+{
+	ListCell   *lc;
+	List	   *tlist;
+
+	if (rel->reloptkind != RELOPT_BASEREL || rel->reltarget->sortgrouprefs != NULL)
+		return NULL;
+	foreach(lc, rel->reltarget->exprs)
+	{
+		Var		   *v = (Var *) lfirst(lc);
+
+		if (!IsA(v, Var) || v->varno != rel->relid || v->varattno <= 0 || v->varlevelsup != 0)
+			return NULL;
+	}
+	tlist = build_physical_tlist(root, rel);
+	return tlist == NIL ? NULL : create_pathtarget(root, tlist);
+}
+
+/*
  * A probe scan path with the costs of the sequential scan it stands in
  * for, the per-row probe made a little cheaper: it is that scan with the
  * probe's cache misses overlapped.  required_outer is the outer rels a
@@ -298,6 +325,22 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 	cp->path.pathtype = T_CustomScan;
 	cp->path.parent = rel;
 	cp->path.pathtarget = rel->reltarget;
+
+	/*
+	 * The inner side of a nested loop (the only place for a path that
+	 * needs outer rels, as the base rel this is, never an appendrel member)
+	 * finds the columns it reads by Var: it takes a wider tuple as well,
+	 * and so saves a projection per row, as a plain scan's physical tlist
+	 * does.  (A path without outer rels may be the one an INSERT reads by
+	 * position: it keeps the rel's target.)
+	 */
+	if (required_outer != NULL)
+	{
+		PathTarget *physical = physical_target(root, rel);
+
+		if (physical != NULL)
+			cp->path.pathtarget = physical;
+	}
 	cp->path.param_info = seq->param_info;
 	cp->path.parallel_aware = false;
 	cp->path.parallel_safe = false;
@@ -309,7 +352,11 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 	if (cp->path.total_cost < cp->path.startup_cost)
 		cp->path.total_cost = cp->path.startup_cost;
 	cp->path.pathkeys = NIL;
+#ifdef CUSTOMPATH_SUPPORT_PROJECTION
+	cp->flags = CUSTOMPATH_SUPPORT_PROJECTION;	/* ExecScan projects */
+#else
 	cp->flags = 0;
+#endif
 	cp->custom_paths = NIL;
 	cp->custom_private = list_make1(rinfo);
 	cp->methods = &bf_path_methods;
