@@ -207,13 +207,52 @@ COMMIT;
 
 -- a session's first query can use it: the planner support function loads
 -- the module before the planner looks for paths
+-- (with the default parallel settings: the probe scan is parallel safe,
+-- as the Seq Scan it is weighed against is, or add_path would keep that)
 \c
-SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF)
 SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+
+-- parallel plans: a Parallel Custom Scan under a Gather, whose
+-- participants share the table's pages
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+-- each type, negated or not, in a parallel plan and then without the
+-- probe scan (a CREATE TABLE AS may run in parallel): the same rows
+\set ps_par_q 'SELECT 1 AS n, count(*) AS rows, sum(id) AS ids FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) UNION ALL SELECT 2, count(*), sum(id) FROM ps_urls WHERE NOT bloom_contains((SELECT bstd FROM ps_f WHERE id = 1), url) UNION ALL SELECT 3, count(*), sum(id) FROM ps_urls WHERE counting_bloom_contains((SELECT c FROM ps_f WHERE id = 2), url) UNION ALL SELECT 4, count(*), sum(id) FROM ps_urls WHERE NOT cuckoo_contains((SELECT k FROM ps_f WHERE id = 1), url)'
+EXPLAIN (COSTS OFF) CREATE TABLE ps_par_on AS :ps_par_q;
+CREATE TABLE ps_par_on AS :ps_par_q;
+SET bloomfilter.enable_probe_scan = off;
+CREATE TABLE ps_par_off AS :ps_par_q;
+RESET bloomfilter.enable_probe_scan;
+SELECT n, a.rows, a.rows = b.rows AND a.ids = b.ids AS same FROM ps_par_on a JOIN ps_par_off b USING (n) ORDER BY n;
+
+-- the whole plan in one worker (force_parallel_mode, debug_parallel_query
+-- from PostgreSQL 16; a plan without initplans, which keep it in the
+-- leader before PostgreSQL 17): a join's parameterized probe scans run in
+-- the worker
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false) AS forced;
+\set ps_one_q 'SELECT 1 AS n, count(*) AS rows, sum(u.id) AS ids FROM ps_f f JOIN ps_urls u ON bloom_contains(f.b, u.url) WHERE f.id = 1 UNION ALL SELECT 2, count(*), sum(u.id) FROM ps_f f JOIN ps_urls u ON NOT cuckoo_contains(f.k, u.url) WHERE f.id < 3'
+SET enable_material = off;
+EXPLAIN (COSTS OFF) CREATE TABLE ps_one_on AS :ps_one_q;
+CREATE TABLE ps_one_on AS :ps_one_q;
+SET bloomfilter.enable_probe_scan = off;
+CREATE TABLE ps_one_off AS :ps_one_q;
+RESET bloomfilter.enable_probe_scan;
+RESET enable_material;
+SELECT n, a.rows, a.rows = b.rows AND a.ids = b.ids AS same FROM ps_one_on a JOIN ps_one_off b USING (n) ORDER BY n;
+RESET ALL;
 
 DROP VIEW ps_barrier;
 DROP FUNCTION ps_volatile_filter();
 DROP MATERIALIZED VIEW ps_mv;
-DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide;
+DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide, ps_par_on, ps_par_off, ps_one_on, ps_one_off;
 DROP FUNCTION ps_same(text);

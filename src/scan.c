@@ -307,10 +307,11 @@ physical_target(PlannerInfo *root, RelOptInfo *rel)
  */
 static void
 add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
-			   Relids required_outer)
+			   Relids required_outer, int parallel_workers)
 {
-	Path	   *seq = create_seqscan_path(root, rel, required_outer, 0);
+	Path	   *seq = create_seqscan_path(root, rel, required_outer, parallel_workers);
 	CustomPath *cp;
+	double		tuples = rel->tuples;
 
 	/*
 	 * A join qual only where the planner may enforce it at this scan (not
@@ -342,13 +343,24 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 			cp->path.pathtarget = physical;
 	}
 	cp->path.param_info = seq->param_info;
-	cp->path.parallel_aware = false;
-	cp->path.parallel_safe = false;
-	cp->path.parallel_workers = 0;
+
+	/*
+	 * Parallel safe as the plain scan is (the filter of a join qual too):
+	 * beside a parallel-safe Seq Scan of about the same cost, add_path
+	 * keeps the parallel-safe one.  A partial path (parallel_workers > 0)
+	 * is parallel aware: its workers share the table's pages as a Parallel
+	 * Seq Scan's do, and each scans its share of the tuples.
+	 */
+	cp->path.parallel_aware = seq->parallel_aware;
+	cp->path.parallel_safe = seq->parallel_safe &&
+		(required_outer == NULL || is_parallel_safe(root, (Node *) rinfo->clause));
+	cp->path.parallel_workers = seq->parallel_workers;
 	cp->path.rows = seq->rows;
+	if (parallel_workers > 0 && rel->rows > 0 && seq->rows < rel->rows)
+		tuples *= seq->rows / rel->rows;
 	cp->path.startup_cost = seq->startup_cost;
 	/* a tenth of a cpu_operator_cost a row less than the plain scan */
-	cp->path.total_cost = seq->total_cost - 0.1 * cpu_operator_cost * rel->tuples;
+	cp->path.total_cost = seq->total_cost - 0.1 * cpu_operator_cost * tuples;
 	if (cp->path.total_cost < cp->path.startup_cost)
 		cp->path.total_cost = cp->path.startup_cost;
 	cp->path.pathkeys = NIL;
@@ -360,7 +372,10 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 	cp->custom_paths = NIL;
 	cp->custom_private = list_make1(rinfo);
 	cp->methods = &bf_path_methods;
-	add_path(rel, &cp->path);
+	if (parallel_workers > 0)
+		add_partial_path(rel, &cp->path);
+	else
+		add_path(rel, &cp->path);
 }
 
 static void
@@ -386,8 +401,11 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 		rti == (Index) root->parse->resultRelation)
 		return;
 
-	/* a qual on the table alone: the filter is the same for the whole scan */
-	foreach(lc, rel->baserestrictinfo)
+	/*
+	 * A qual on the table alone: the filter is the same for the whole scan
+	 * (and the table's scan needs no outer row, as with LATERAL it might).
+	 */
+	foreach(lc, rel->lateral_relids == NULL ? rel->baserestrictinfo : NIL)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 		ProbeQual	q;
@@ -397,7 +415,17 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 			continue;
 		if (match_probe_qual(root, rel, rinfo, &q))
 		{
-			add_probe_path(root, rel, rinfo, NULL);
+			add_probe_path(root, rel, rinfo, NULL, 0);
+
+			/* as create_plain_partial_paths does for the Parallel Seq Scan */
+			if (rel->consider_parallel)
+			{
+				int			workers = compute_parallel_worker(rel, rel->pages, -1,
+															  max_parallel_workers_per_gather);
+
+				if (workers > 0)
+					add_probe_path(root, rel, rinfo, NULL, workers);
+			}
 			break;
 		}
 	}
@@ -419,7 +447,7 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 		outer = bms_difference(rinfo->clause_relids, rel->relids);
 		if (bms_is_empty(outer) || bms_overlap(outer, rel->lateral_referencers))
 			continue;
-		add_probe_path(root, rel, rinfo, outer);
+		add_probe_path(root, rel, rinfo, outer, 0);
 		break;
 	}
 }
@@ -503,6 +531,10 @@ static TupleTableSlot *bf_exec(CustomScanState *node);
 static void bf_end(CustomScanState *node);
 static void bf_rescan(CustomScanState *node);
 static void bf_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static Size bf_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void bf_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void bf_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 
 static const CustomExecMethods bf_exec_methods = {
 	.CustomName = PROBE_SCAN_NAME,
@@ -510,6 +542,10 @@ static const CustomExecMethods bf_exec_methods = {
 	.ExecCustomScan = bf_exec,
 	.EndCustomScan = bf_end,
 	.ReScanCustomScan = bf_rescan,
+	.EstimateDSMCustomScan = bf_estimate_dsm,
+	.InitializeDSMCustomScan = bf_initialize_dsm,
+	.ReInitializeDSMCustomScan = bf_reinitialize_dsm,
+	.InitializeWorkerCustomScan = bf_initialize_worker,
 	.ExplainCustomScan = bf_explain,
 };
 
@@ -775,6 +811,43 @@ bf_rescan(CustomScanState *node)
 	st->block = InvalidBlockNumber;
 	st->filter_ready = false;	/* a parameter may have changed */
 	ExecScanReScan(&node->ss);
+}
+
+/*
+ * A parallel-aware probe scan (a partial path under a Gather): the
+ * participants share one parallel table scan, as a Parallel Seq Scan's
+ * do (nodeSeqscan.c); each answers the pages it is handed.  nodeCustom.c
+ * allocates the shared state (coordinate) and finds it in the workers.
+ */
+static Size
+bf_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return table_parallelscan_estimate(node->ss.ss_currentRelation,
+									   node->ss.ps.state->es_snapshot);
+}
+
+static void
+bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	ParallelTableScanDesc pscan = (ParallelTableScanDesc) coordinate;
+
+	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
+								  node->ss.ps.state->es_snapshot);
+	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
+}
+
+static void
+bf_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									(ParallelTableScanDesc) coordinate);
+}
+
+static void
+bf_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation,
+														   (ParallelTableScanDesc) coordinate);
 }
 
 static void
