@@ -25,7 +25,9 @@
  * parameter, a scalar subquery, or (for the inner side of a nested loop)
  * a column of the outer row.  The scan is offered beside the plain
  * sequential scan, a little cheaper; bloomfilter.enable_probe_scan = off
- * turns it off.
+ * turns it off.  Where a Parallel Seq Scan is offered, so is a parallel-
+ * aware probe scan: its participants share one parallel table scan, and
+ * each answers the pages it is handed.
  *
  * Answers are the function's own: the same detoast cache and the same
  * hashes as the function, and the array-probe cores, which the regression
