@@ -770,6 +770,8 @@ bf_next(ScanState *ss)
 		}
 		if (a == ANSWER_PASS)
 			return slot;
+		/* EXPLAIN ANALYZE's "Rows Removed by Probe" (summed over workers) */
+		InstrCountFiltered2(ss, 1);
 	}
 	return NULL;
 }
@@ -863,6 +865,16 @@ bf_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 						deparse_expression(lthird(cscan->custom_exprs), context,
 										   es->verbose, false),
 						es);
+
+	/* as show_instrumentation_count prints "Rows Removed by Filter" */
+	if (es->analyze && node->ss.ps.instrument)
+	{
+		double		nloops = node->ss.ps.instrument->nloops;
+		double		rows = nloops > 0 ? node->ss.ps.instrument->nfiltered2 / nloops : 0;
+
+		if (rows > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyFloat("Rows Removed by Probe", NULL, rows, 0, es);
+	}
 }
 
 /* ---- set-up ---- */
