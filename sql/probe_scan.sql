@@ -98,6 +98,21 @@ SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bs FROM ps_f
 SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bb FROM ps_f WHERE id = 1), b)') AS bytea,
        ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), n)') AS bigint,
        ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bu FROM ps_f WHERE id = 1), u)') AS uuid;
+-- integer and smallint columns (and a domain over integer) probe a bigint
+-- filter through the cast to bigint, as the function does: the same 10045
+-- rows as the bigint column n (id = n); an expression over the column is
+-- not a column, so no probe scan for it
+CREATE DOMAIN ps_posint AS int CHECK (VALUE > 0);
+CREATE TABLE ps_ints AS SELECT id, id::smallint AS s, id::ps_posint AS d FROM ps_urls WHERE id < 30000;
+ANALYZE ps_ints;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), s);
+SELECT ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), id)') AS integer,
+       ps_same('SELECT id FROM ps_ints WHERE NOT bloom_contains((SELECT bn FROM ps_f WHERE id = 1), s)') AS smallint_negated,
+       ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), d)') AS domain;
+SELECT ps_same('SELECT id FROM ps_ints WHERE counting_bloom_contains((SELECT counting_bloom_agg(n) FROM ps_urls WHERE n % 3 = 0), id)') AS counting_integer,
+       ps_same('SELECT id FROM ps_ints WHERE cuckoo_contains((SELECT cuckoo_agg(n) FROM ps_urls WHERE n % 5 = 0), s)') AS cuckoo_smallint,
+       ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), id + 0)') AS expression;
 SELECT ps_same('SELECT id FROM ps_urls WHERE counting_bloom_contains((SELECT c FROM ps_f WHERE id = 1), url)') AS counting,
        ps_same('SELECT id FROM ps_urls WHERE NOT (url <@ (SELECT c FROM ps_f WHERE id = 2))') AS counting_negated;
 SELECT ps_same('SELECT id FROM ps_urls WHERE cuckoo_contains((SELECT k FROM ps_f WHERE id = 1), url)') AS cuckoo,
@@ -259,5 +274,6 @@ RESET ALL;
 DROP VIEW ps_barrier;
 DROP FUNCTION ps_volatile_filter();
 DROP MATERIALIZED VIEW ps_mv;
-DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide, ps_par_on, ps_par_off, ps_one_on, ps_one_off;
+DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide, ps_par_on, ps_par_off, ps_one_on, ps_one_off, ps_ints;
+DROP DOMAIN ps_posint;
 DROP FUNCTION ps_same(text);

@@ -21,7 +21,7 @@
  * where contains is bloom_contains, counting_bloom_contains or
  * cuckoo_contains (text, bytea, bigint or uuid elements), column is a
  * column of the table (a binary-compatible cast of one, such as varchar to
- * text, included), and filter does not depend on the row: a constant, a
+ * text, and an integer or smallint column cast to bigint included), and filter does not depend on the row: a constant, a
  * parameter, a scalar subquery, or (for the inner side of a nested loop)
  * a column of the outer row.  The scan is offered beside the plain
  * sequential scan, a little cheaper; bloomfilter.enable_probe_scan = off
@@ -61,6 +61,7 @@
 #include "optimizer/tlist.h"
 #include "storage/bufmgr.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -178,12 +179,38 @@ probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 	return found;
 }
 
-/* the column under a binary-compatible cast, if that is what e is */
+/*
+ * The column under a binary-compatible cast, or under the implicit cast of
+ * an integer or smallint column to bigint (int48, int28: they cannot
+ * fail), if that is what e is.  *widen is then the column's width in bytes
+ * (4 or 2), else 0: the page pass hashes its value as the bigint the cast
+ * makes, as the function would.
+ */
+#if PG_VERSION_NUM >= 140000
+#define CAST_INT4_INT8 F_INT8_INT4
+#define CAST_INT2_INT8 F_INT8_INT2
+#else
+#define CAST_INT4_INT8 F_INT48
+#define CAST_INT2_INT8 F_INT28
+#endif
+
 static Var *
-element_column(Node *e, Index relid)
+element_column(Node *e, Index relid, int *widen)
 {
+	*widen = 0;
 	while (e && IsA(e, RelabelType))
 		e = (Node *) ((RelabelType *) e)->arg;
+	if (e && IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1)
+	{
+		Oid			funcid = ((FuncExpr *) e)->funcid;
+
+		if (funcid != CAST_INT4_INT8 && funcid != CAST_INT2_INT8)
+			return NULL;
+		*widen = funcid == CAST_INT4_INT8 ? 4 : 2;
+		e = linitial(((FuncExpr *) e)->args);
+		while (e && IsA(e, RelabelType))
+			e = (Node *) ((RelabelType *) e)->arg;
+	}
 	if (e && IsA(e, Var))
 	{
 		Var		   *v = (Var *) e;
@@ -211,6 +238,7 @@ typedef struct ProbeQual
 	RestrictInfo *rinfo;
 	Expr	   *filter;
 	Var		   *column;
+	int			widen;			/* element_column's */
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
@@ -247,7 +275,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 		return false;
 	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
 		return false;
-	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid);
+	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->widen);
 	if (q->column == NULL)
 		return false;
 	filter = list_nth(args, filter_arg);
@@ -499,6 +527,7 @@ typedef struct ProbeScanState
 	CustomScanState css;
 	ExprState  *filter_expr;
 	AttrNumber	attno;
+	int			widen;			/* an integer or smallint column cast to bigint: 4 or 2 */
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
@@ -567,11 +596,13 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	ProbeScanState *st = (ProbeScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
-	Var		   *column = element_column(lsecond(cscan->custom_exprs), cscan->scan.scanrelid);
+	int			widen;
+	Var		   *column = element_column(lsecond(cscan->custom_exprs), cscan->scan.scanrelid, &widen);
 
 	if (column == NULL)
 		elog(ERROR, "bloomfilter probe scan: no element column");
 	st->attno = column->varattno;
+	st->widen = widen;
 	st->type = (ProbeType) intVal(linitial(cscan->custom_private));
 	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
 	st->negate = intVal(lthird(cscan->custom_private)) != 0;
@@ -647,6 +678,17 @@ answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 		probe_many[st->type] (st->filter, h, n, out);
 }
 
+/* the hash of a row's element: the function's, after the cast to bigint */
+static inline uint64
+element_hash(const ProbeScanState *st, Datum d)
+{
+	if (st->widen == 4)
+		return bf_hash_int64((int64) DatumGetInt32(d), st->seed);
+	if (st->widen == 2)
+		return bf_hash_int64((int64) DatumGetInt16(d), st->seed);
+	return pgbf_hash_datum(d, st->kind, st->seed);
+}
+
 /* the answer for one element value */
 static bool
 answer_one(ProbeScanState *st, Datum d, bool isnull)
@@ -656,7 +698,7 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 
 	if (isnull)
 		return false;
-	h = pgbf_hash_datum(d, st->kind, st->seed);
+	h = element_hash(st, d);
 	answer_hashes(st, &h, 1, &found);
 	return found != st->negate;
 }
@@ -700,7 +742,7 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 			st->answer[off] = ANSWER_FAIL;
 			continue;
 		}
-		st->hashes[n] = pgbf_hash_datum(d, st->kind, st->seed);
+		st->hashes[n] = element_hash(st, d);
 		st->offsets[n++] = off;
 	}
 	MemoryContextSwitchTo(old);
