@@ -58,7 +58,13 @@ read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
 	echo "bloomfilter benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), BENCH_SCALE=$scale BENCH_RUNS=${BENCH_RUNS:-5}"
 	echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
 		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "caches: $(lscpu | awk -F: '/L1d|L2|L3/ {gsub(/^ +/, "", $2); printf "%s %s; ", $1, $2}')"
+	caches=$(lscpu | awk -F: '/L1d|L2|L3/ {gsub(/^ +/, "", $2); printf "%s %s; ", $1, $2}')
+	# some VMs give lscpu no cache lines; glibc's view (from cpuid) then
+	[ -n "$caches" ] || caches=$(getconf -a 2>/dev/null | awk '
+		$1 == "LEVEL1_DCACHE_SIZE" && $2 > 0 { printf "L1d %d KiB; ", $2 / 1024 }
+		$1 == "LEVEL2_CACHE_SIZE" && $2 > 0 { printf "L2 %d KiB; ", $2 / 1024 }
+		$1 == "LEVEL3_CACHE_SIZE" && $2 > 0 { printf "L3 %d KiB (as cpuid reports it); ", $2 / 1024 }')
+	echo "caches: $caches"
 	echo "PostgreSQL: $("$PG_BINDIR/postgres" --version)"
 	# a kernel memory monitor (DAMON, kdamond) with a pageout scheme unmaps
 	# pages it finds idle, shared buffers too: a table idle for seconds is
