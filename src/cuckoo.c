@@ -667,8 +667,9 @@ move_chain(CuckooTable *t, uint8_t *area, const CuckooBfsNode *nodes, int j,
 }
 
 /*
- * flat: one table (shift 0) whose second buckets come from the alt_offset
- * table, four fields to a bucket word (a bulk load's table): a parent's
+ * flat: table 0's geometry (shift 0, fingerprints of table 0's width, so
+ * a field indexes the alt_offset table as it is) with that table built,
+ * four fields to a bucket word (a sized bulk load's table): a parent's
  * four children then come from one load of its bucket, each through one
  * lookup in that table, instead of four slot_alt (a load, base_fp, the
  * shift's branch).  The same nodes in the same order either way, so the
@@ -734,7 +735,9 @@ static bool
 table_bfs(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
 		  uint64_t i1, uint64_t i2)
 {
-	if (g->shift == 0 && g->alt != NULL && t->fp_bits <= CUCKOO_WORD_FP_BITS)
+	/* table 0's geometry: a later table may keep shift 0 with wider fingerprints */
+	if (g->shift == 0 && t->fp_bits == g->base_bits && g->alt != NULL &&
+		t->fp_bits <= CUCKOO_WORD_FP_BITS)
 		return bfs_core(t, g, area, fp, i1, i2, true);
 	return bfs_core(t, g, area, fp, i1, i2, false);
 }
