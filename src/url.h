@@ -54,4 +54,14 @@ extern size_t url_normalize(const char *src, size_t len, char *dst, size_t dstca
 /* true when src[0 .. len) has the form "scheme:..." url_normalize acts on */
 extern bool url_is_absolute(const char *src, size_t len);
 
+/*
+ * True when url_normalize would give src[0 .. len) back unchanged and can
+ * tell in one pass (a URL already in normal form, or text that is not a
+ * URL); false when it cannot tell.  Never true for a URL that changes.
+ */
+extern bool url_is_normal(const char *src, size_t len);
+
+/* url_normalize without the url_is_normal shortcut: what the tests hold it to */
+extern size_t url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap);
+
 #endif							/* URL_H */

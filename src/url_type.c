@@ -26,10 +26,11 @@ url_normalize_text(PG_FUNCTION_ARGS)
 	text	   *out;
 	size_t		n;
 
-	if (!url_is_absolute(src, len) || VARHDRSZ + cap > MaxAllocSize)
+	/* already normal (most URLs), or not a URL: the input as it is */
+	if (url_is_normal(src, len) || VARHDRSZ + cap > MaxAllocSize)
 		PG_RETURN_TEXT_P(in);
 	out = (text *) palloc(VARHDRSZ + cap);
-	n = url_normalize(src, len, VARDATA(out), cap);
+	n = url_normalize_full(src, len, VARDATA(out), cap);
 	if (n == (size_t) -1)
 		elog(ERROR, "url_normalize: output exceeded its bound");
 	SET_VARSIZE(out, VARHDRSZ + n);

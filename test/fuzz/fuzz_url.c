@@ -2,7 +2,8 @@
  * fuzz_url.c
  *		libFuzzer harness for url_normalize: any bytes, exact-size buffers
  *		(so ASan sees an over-read or over-write), the documented length
- *		bound, and a normalized URL being its own normal form.
+ *		bound, the url_is_normal shortcut giving what every step gives, and
+ *		a normalized URL being its own normal form.
  *
  *	clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc \
  *		test/fuzz/fuzz_url.c src/url.c -o fuzz_url && ./fuzz_url
@@ -26,6 +27,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = url_normalize((const char *) data, size, out, cap);
 	if (n == (size_t) -1 || n > cap)
 		abort();
+	/* the shortcut for normal input: what every step gives, and only then */
+	again = malloc(cap);
+	if (url_normalize_full((const char *) data, size, again, cap) != n ||
+		memcmp(out, again, n) != 0)
+		abort();
+	if (url_is_normal((const char *) data, size) &&
+		(n != size || memcmp(out, data, size) != 0))
+		abort();
+	free(again);
 	again = malloc(URL_NORMALIZED_MAXLEN(n));
 	n2 = url_normalize(out, n, again, URL_NORMALIZED_MAXLEN(n));
 	if (n2 != n || memcmp(out, again, n) != 0)

@@ -45,11 +45,22 @@ normalize_bytes(const char *in, size_t len, size_t *outlen)
 	char	   *res;
 	size_t		n;
 
+	char	   *full = malloc(cap);
+	size_t		nf;
+
 	memcpy(src, in, len);
 	n = url_normalize(src, len, dst, cap);
 	CHECK(n != (size_t) -1 && n <= cap, "output did not fit the bound (len %zu)", len);
 	if (n == (size_t) -1)
 		n = 0;
+	/* the shortcut for normal input changes nothing: every step gives the same */
+	nf = url_normalize_full(src, len, full, cap);
+	CHECK(nf == n && memcmp(full, dst, n) == 0,
+		  "url_normalize and url_normalize_full differ on \"%.*s\"", (int) len, in);
+	CHECK(!url_is_normal(src, len) || (nf == len && memcmp(full, src, len) == 0),
+		  "url_is_normal(\"%.*s\") but it normalizes to \"%.*s\"", (int) len, in,
+		  (int) (nf == (size_t) -1 ? 0 : nf), full);
+	free(full);
 	res = malloc(n + 1);
 	memcpy(res, dst, n);
 	res[n] = '\0';
@@ -421,9 +432,59 @@ test_huge(void)
 	CHECK((double) (clock() - t0) / CLOCKS_PER_SEC < 20.0, "huge inputs took too long");
 }
 
+/*
+ * url_is_normal: true only for input url_normalize leaves as it is
+ * (normalize_bytes checks that of every input of every test), and true
+ * for the usual already-normal URL, so the shortcut is taken.
+ */
+static void
+test_is_normal(void)
+{
+	static const struct
+	{
+		const char *in;
+		bool		normal;
+	}			cases[] = {
+		{"http://example.com/a/b?x=1&y=%", false},
+		{"http://example.com/a/b?x=1&y=2", true},
+		{"https://h/", true},
+		{"ftp://h", true},
+		{"mailto:a@b.example", true},
+		{"not a URL", true},
+		{"", true},
+		{"HTTP://h/", false},
+		{"http://H/", false},
+		{"http://h", false},
+		{"https://h?q", false},
+		{"http://h:80/", false},
+		{"http://h:8080/", false},
+		{"http://u@h/", false},
+		{"http://[::1]/", false},
+		{"http://h/%7e", false},
+		{"http://h/a#f", false},
+		{"http://h/./a", false},
+		{"http://h/a/..", false},
+		{"http://h/.well-known/x", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		size_t		len = strlen(cases[i].in);
+		size_t		n;
+		char	   *got;
+
+		CHECK(url_is_normal(cases[i].in, len) == cases[i].normal,
+			  "url_is_normal(\"%s\") should be %s", cases[i].in,
+			  cases[i].normal ? "true" : "false");
+		got = normalize_bytes(cases[i].in, len, &n);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
+	test_is_normal();
 	test_rfc3986_examples();
 	test_rules();
 	test_not_urls();
