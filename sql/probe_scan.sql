@@ -113,6 +113,30 @@ SELECT ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f
 SELECT ps_same('SELECT id FROM ps_ints WHERE counting_bloom_contains((SELECT counting_bloom_agg(n) FROM ps_urls WHERE n % 3 = 0), id)') AS counting_integer,
        ps_same('SELECT id FROM ps_ints WHERE cuckoo_contains((SELECT cuckoo_agg(n) FROM ps_urls WHERE n % 5 = 0), s)') AS cuckoo_smallint,
        ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), id + 0)') AS expression;
+-- url_normalize(column): the page pass normalizes as the function does
+-- (a URL already normal hashed as it is, one that is not normalized
+-- first; NULLs, text that is not a URL, long values stored compressed)
+CREATE TABLE ps_norm (id int, u text, v varchar);
+INSERT INTO ps_norm
+SELECT i, CASE i % 5 WHEN 0 THEN 'HTTP://Example.COM:80/page/' || i || '/./x#frag'
+                     WHEN 1 THEN 'https://example.com/page/' || i || '/x'
+                     WHEN 2 THEN NULL
+                     WHEN 3 THEN 'not a url ' || i
+                     ELSE 'http://example.com/%7Epage/' || i || '/../x' END
+FROM generate_series(1, 5000) i;
+INSERT INTO ps_norm SELECT 5000 + i, 'HTTP://EXAMPLE.COM/' || repeat('Seg/', 3000) || i FROM generate_series(1, 20) i;
+UPDATE ps_norm SET v = u;
+ANALYZE ps_norm;
+CREATE TABLE ps_norm_f AS SELECT bloom_agg(url_normalize(u)) AS f FROM ps_norm WHERE id % 2 = 0;
+SELECT count(*) FILTER (WHERE pg_column_compression(u) IS NOT NULL) AS compressed FROM ps_norm;
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM ps_norm WHERE bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u));
+SELECT ps_same('SELECT id FROM ps_norm WHERE bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u))') AS url_normalize,
+       ps_same('SELECT id FROM ps_norm WHERE NOT bloom_contains((SELECT f FROM ps_norm_f), url_normalize(v))') AS varchar_negated;
+-- every member is found, whichever spelling it was stored in
+SELECT count(*) AS members_found,
+       count(*) = (SELECT count(*) FROM ps_norm WHERE id % 2 = 0 AND u IS NOT NULL) AS all_members
+FROM ps_norm WHERE id % 2 = 0 AND bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u));
 SELECT ps_same('SELECT id FROM ps_urls WHERE counting_bloom_contains((SELECT c FROM ps_f WHERE id = 1), url)') AS counting,
        ps_same('SELECT id FROM ps_urls WHERE NOT (url <@ (SELECT c FROM ps_f WHERE id = 2))') AS counting_negated;
 SELECT ps_same('SELECT id FROM ps_urls WHERE cuckoo_contains((SELECT k FROM ps_f WHERE id = 1), url)') AS cuckoo,
@@ -274,6 +298,6 @@ RESET ALL;
 DROP VIEW ps_barrier;
 DROP FUNCTION ps_volatile_filter();
 DROP MATERIALIZED VIEW ps_mv;
-DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide, ps_par_on, ps_par_off, ps_one_on, ps_one_off, ps_ints;
+DROP TABLE ps_urls, ps_f, ps_parts, ps_seen, ps_cols, ps_wide, ps_par_on, ps_par_off, ps_one_on, ps_one_off, ps_ints, ps_norm, ps_norm_f;
 DROP DOMAIN ps_posint;
 DROP FUNCTION ps_same(text);

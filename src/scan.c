@@ -70,6 +70,7 @@
 #include "utils/syscache.h"
 
 #include "scan.h"
+#include "url.h"
 
 #define PROBE_SCAN_NAME "BloomProbeScan"
 
@@ -116,76 +117,105 @@ static const PgbfProbeMany probe_many[] = {
 };
 
 /*
- * Is funcid one of this module's row probes?  Then its type, element kind
- * and which argument is the filter.  Known by its C symbol in this
- * module's library, whatever schema the extension is in.
+ * The C symbol of funcid if it is a function of this module's library
+ * with nargs arguments returning rettype (palloc'd), else NULL.  Known
+ * by its symbol, whatever schema the extension is in.
  */
-static bool
-probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
+static char *
+module_symbol(Oid funcid, int nargs, Oid rettype)
 {
 	HeapTuple	tp;
 	Form_pg_proc proc;
 	Datum		d;
 	bool		isnull;
-	bool		found = false;
-	char	   *src;
+	char	   *src = NULL;
 	char	   *bin;
 
 	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
 	if (!HeapTupleIsValid(tp))
-		return false;
+		return NULL;
 	proc = (Form_pg_proc) GETSTRUCT(tp);
-	if (proc->prolang != ClanguageId || proc->pronargs != 2 || proc->proretset ||
-		proc->prorettype != BOOLOID)
+	if (proc->prolang != ClanguageId || proc->pronargs != nargs || proc->proretset ||
+		proc->prorettype != rettype)
 	{
 		ReleaseSysCache(tp);
-		return false;
+		return NULL;
 	}
 	d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_probin, &isnull);
-	if (isnull)
+	if (!isnull)
 	{
-		ReleaseSysCache(tp);
-		return false;
-	}
-	bin = TextDatumGetCString(d);
-	d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_prosrc, &isnull);
-	src = isnull ? NULL : TextDatumGetCString(d);
-	ReleaseSysCache(tp);
-
-	if (src != NULL && strcmp(bin, "$libdir/bloomfilter") == 0)
-	{
-		for (int i = 0; i < lengthof(probe_functions) && !found; i++)
+		bin = TextDatumGetCString(d);
+		if (strcmp(bin, "$libdir/bloomfilter") == 0)
 		{
-			size_t		len = strlen(probe_functions[i].name);
+			d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_prosrc, &isnull);
+			if (!isnull)
+				src = TextDatumGetCString(d);
+		}
+		pfree(bin);
+	}
+	ReleaseSysCache(tp);
+	return src;
+}
 
-			if (strncmp(src, probe_functions[i].name, len) != 0)
-				continue;
-			for (int j = 0; j < lengthof(probe_elements); j++)
+/*
+ * Is funcid one of this module's row probes?  Then its type, element kind
+ * and which argument is the filter.
+ */
+static bool
+probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
+{
+	char	   *src = module_symbol(funcid, 2, BOOLOID);
+	bool		found = false;
+
+	if (src == NULL)
+		return false;
+	for (int i = 0; i < lengthof(probe_functions) && !found; i++)
+	{
+		size_t		len = strlen(probe_functions[i].name);
+
+		if (strncmp(src, probe_functions[i].name, len) != 0)
+			continue;
+		for (int j = 0; j < lengthof(probe_elements); j++)
+		{
+			if (strcmp(src + len, probe_elements[j].suffix) == 0)
 			{
-				if (strcmp(src + len, probe_elements[j].suffix) == 0)
-				{
-					*type = probe_functions[i].type;
-					*kind = probe_elements[j].kind;
-					*filter_arg = probe_functions[i].filter_arg;
-					found = true;
-					break;
-				}
+				*type = probe_functions[i].type;
+				*kind = probe_elements[j].kind;
+				*filter_arg = probe_functions[i].filter_arg;
+				found = true;
+				break;
 			}
 		}
 	}
-	pfree(bin);
+	pfree(src);
+	return found;
+}
+
+/* is funcid this module's url_normalize(text)? */
+static bool
+is_url_normalize(Oid funcid)
+{
+	char	   *src = module_symbol(funcid, 1, TEXTOID);
+	bool		found = src != NULL && strcmp(src, "url_normalize_text") == 0;
+
 	if (src)
 		pfree(src);
 	return found;
 }
 
 /*
- * The column under a binary-compatible cast, or under the implicit cast of
- * an integer or smallint column to bigint (int48, int28: they cannot
- * fail), if that is what e is.  *widen is then the column's width in bytes
- * (4 or 2), else 0: the page pass hashes its value as the bigint the cast
- * makes, as the function would.
+ * The column under a binary-compatible cast, under the implicit cast of an
+ * integer or smallint column to bigint (int48, int28: they cannot fail),
+ * or under this module's url_normalize (never an error either), if that
+ * is what e is.  *elem then says how the page pass makes the function's
+ * element of the column's value: ELEM_COLUMN (as it is), ELEM_INT4 /
+ * ELEM_INT2 (the bigint the cast makes), ELEM_URL (normalized).
  */
+#define ELEM_COLUMN	0
+#define ELEM_INT4	1
+#define ELEM_INT2	2
+#define ELEM_URL	3
+
 #if PG_VERSION_NUM >= 140000
 #define CAST_INT4_INT8 F_INT8_INT4
 #define CAST_INT2_INT8 F_INT8_INT2
@@ -195,18 +225,23 @@ probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 #endif
 
 static Var *
-element_column(Node *e, Index relid, int *widen)
+element_column(Node *e, Index relid, int *elem)
 {
-	*widen = 0;
+	*elem = ELEM_COLUMN;
 	while (e && IsA(e, RelabelType))
 		e = (Node *) ((RelabelType *) e)->arg;
 	if (e && IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1)
 	{
 		Oid			funcid = ((FuncExpr *) e)->funcid;
 
-		if (funcid != CAST_INT4_INT8 && funcid != CAST_INT2_INT8)
+		if (funcid == CAST_INT4_INT8)
+			*elem = ELEM_INT4;
+		else if (funcid == CAST_INT2_INT8)
+			*elem = ELEM_INT2;
+		else if (is_url_normalize(funcid))
+			*elem = ELEM_URL;
+		else
 			return NULL;
-		*widen = funcid == CAST_INT4_INT8 ? 4 : 2;
 		e = linitial(((FuncExpr *) e)->args);
 		while (e && IsA(e, RelabelType))
 			e = (Node *) ((RelabelType *) e)->arg;
@@ -238,7 +273,7 @@ typedef struct ProbeQual
 	RestrictInfo *rinfo;
 	Expr	   *filter;
 	Var		   *column;
-	int			widen;			/* element_column's */
+	int			elem;			/* element_column's */
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
@@ -275,7 +310,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 		return false;
 	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
 		return false;
-	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->widen);
+	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->elem);
 	if (q->column == NULL)
 		return false;
 	filter = list_nth(args, filter_arg);
@@ -485,7 +520,9 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
 /*
  * The plan: the probe's filter and column in custom_exprs (setrefs fixes
  * them up; the filter's outer Vars become nested-loop parameters), the
- * probe qual itself for EXPLAIN, and every other qual left to ExecScan.
+ * probe qual itself for EXPLAIN, and every other qual left to ExecScan;
+ * in custom_private the probe's type, element kind, negation, and how
+ * the element is made of the column (ELEM_*).
  */
 static Plan *
 bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -512,8 +549,8 @@ bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = list_make3(q.filter, q.column, probe->clause);
-	cscan->custom_private = list_make3(makeInteger(q.type), makeInteger(q.kind),
-									   makeInteger(q.negate ? 1 : 0));
+	cscan->custom_private = list_make4(makeInteger(q.type), makeInteger(q.kind),
+									   makeInteger(q.negate ? 1 : 0), makeInteger(q.elem));
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
 	cscan->methods = &bf_scan_methods;
@@ -527,7 +564,7 @@ typedef struct ProbeScanState
 	CustomScanState css;
 	ExprState  *filter_expr;
 	AttrNumber	attno;
-	int			widen;			/* an integer or smallint column cast to bigint: 4 or 2 */
+	int			elem;			/* element_column's: how the element is made of the column */
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
@@ -596,13 +633,13 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	ProbeScanState *st = (ProbeScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
-	int			widen;
-	Var		   *column = element_column(lsecond(cscan->custom_exprs), cscan->scan.scanrelid, &widen);
+	Var		   *column = lsecond(cscan->custom_exprs);
 
-	if (column == NULL)
+	/* the column itself (planned as element_column found it), and how the element is made of it */
+	if (!IsA(column, Var) || column->varno != cscan->scan.scanrelid || column->varattno <= 0)
 		elog(ERROR, "bloomfilter probe scan: no element column");
 	st->attno = column->varattno;
-	st->widen = widen;
+	st->elem = intVal(lfourth(cscan->custom_private));
 	st->type = (ProbeType) intVal(linitial(cscan->custom_private));
 	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
 	st->negate = intVal(lthird(cscan->custom_private)) != 0;
@@ -678,15 +715,54 @@ answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 		probe_many[st->type] (st->filter, h, n, out);
 }
 
-/* the hash of a row's element: the function's, after the cast to bigint */
+/*
+ * The hash of url_normalize(d), as the function makes it: the text itself
+ * when it is already normal or not a URL, else its normal form.
+ */
+static uint64
+url_element_hash(Datum d, uint64 seed)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	text	   *t = (text *) pg_detoast_datum_packed(raw);
+	const char *src = VARDATA_ANY(t);
+	size_t		len = VARSIZE_ANY_EXHDR(t);
+	size_t		cap = URL_NORMALIZED_MAXLEN(len);
+	uint64		h;
+
+	if (url_is_normal(src, len) || VARHDRSZ + cap > MaxAllocSize)
+		h = bf_hash_bytes(src, len, seed);
+	else
+	{
+		char		small[512];
+		char	   *buf = cap <= sizeof(small) ? small : palloc(cap);
+		size_t		n = url_normalize_full(src, len, buf, cap);
+
+		if (n == (size_t) -1)
+			elog(ERROR, "url_normalize: output exceeded its bound");
+		h = bf_hash_bytes(buf, n, seed);
+		if (buf != small)
+			pfree(buf);
+	}
+	if ((Pointer) t != (Pointer) raw)
+		pfree(t);
+	return h;
+}
+
+/* the hash of a row's element: the function's, after the cast or url_normalize */
 static inline uint64
 element_hash(const ProbeScanState *st, Datum d)
 {
-	if (st->widen == 4)
-		return bf_hash_int64((int64) DatumGetInt32(d), st->seed);
-	if (st->widen == 2)
-		return bf_hash_int64((int64) DatumGetInt16(d), st->seed);
-	return pgbf_hash_datum(d, st->kind, st->seed);
+	switch (st->elem)
+	{
+		case ELEM_INT4:
+			return bf_hash_int64((int64) DatumGetInt32(d), st->seed);
+		case ELEM_INT2:
+			return bf_hash_int64((int64) DatumGetInt16(d), st->seed);
+		case ELEM_URL:
+			return url_element_hash(d, st->seed);
+		default:
+			return pgbf_hash_datum(d, st->kind, st->seed);
+	}
 }
 
 /* the answer for one element value */
