@@ -21,7 +21,8 @@
  * where contains is bloom_contains, counting_bloom_contains or
  * cuckoo_contains (text, bytea, bigint or uuid elements), column is a
  * column of the table (a binary-compatible cast of one, such as varchar to
- * text, and an integer or smallint column cast to bigint included), and filter does not depend on the row: a constant, a
+ * text, an integer or smallint column cast to bigint, and url_normalize of
+ * one included), and filter does not depend on the row: a constant, a
  * parameter, a scalar subquery, or (for the inner side of a nested loop)
  * a column of the outer row.  The scan is offered beside the plain
  * sequential scan, a little cheaper; bloomfilter.enable_probe_scan = off
