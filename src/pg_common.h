@@ -411,4 +411,11 @@ extern Datum pgbf_jsonb_from_cstring(const char *json);
 /* checked float/int parameter helpers */
 extern void pgbf_check_status(BfStatus st, const char *msg);
 
+/*
+ * url_normalize(text)'s result, for the probe scan to make the same bytes
+ * (url_type.c): whether it changes src, and its normal form when it does.
+ */
+extern bool pgbf_url_changes(const char *src, size_t len);
+extern size_t pgbf_url_normalize_into(const char *src, size_t len, char *dst);
+
 #endif							/* PG_COMMON_H */

@@ -225,12 +225,20 @@ is_url_normalize(Oid funcid)
 #define CAST_INT2_INT8 F_INT28
 #endif
 
+/* e under any binary-compatible casts */
+static Node *
+strip_relabel(Node *e)
+{
+	while (e && IsA(e, RelabelType))
+		e = (Node *) ((RelabelType *) e)->arg;
+	return e;
+}
+
 static Var *
 element_column(Node *e, Index relid, int *elem)
 {
 	*elem = ELEM_COLUMN;
-	while (e && IsA(e, RelabelType))
-		e = (Node *) ((RelabelType *) e)->arg;
+	e = strip_relabel(e);
 	if (e && IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1)
 	{
 		Oid			funcid = ((FuncExpr *) e)->funcid;
@@ -243,9 +251,7 @@ element_column(Node *e, Index relid, int *elem)
 			*elem = ELEM_URL;
 		else
 			return NULL;
-		e = linitial(((FuncExpr *) e)->args);
-		while (e && IsA(e, RelabelType))
-			e = (Node *) ((RelabelType *) e)->arg;
+		e = strip_relabel(linitial(((FuncExpr *) e)->args));
 	}
 	if (e && IsA(e, Var))
 	{
@@ -718,7 +724,7 @@ answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 
 /*
  * The hash of url_normalize(d), as the function makes it: the text itself
- * when it is already normal or not a URL, else its normal form.
+ * when it does not change, else its normal form.
  */
 static uint64
 url_element_hash(Datum d, uint64 seed)
@@ -727,20 +733,17 @@ url_element_hash(Datum d, uint64 seed)
 	text	   *t = (text *) pg_detoast_datum_packed(raw);
 	const char *src = VARDATA_ANY(t);
 	size_t		len = VARSIZE_ANY_EXHDR(t);
-	size_t		cap = URL_NORMALIZED_MAXLEN(len);
 	uint64		h;
 
-	if (url_is_normal(src, len) || VARHDRSZ + cap > MaxAllocSize)
+	if (!pgbf_url_changes(src, len))
 		h = bf_hash_bytes(src, len, seed);
 	else
 	{
 		char		small[512];
+		size_t		cap = URL_NORMALIZED_MAXLEN(len);
 		char	   *buf = cap <= sizeof(small) ? small : palloc(cap);
-		size_t		n = url_normalize_full(src, len, buf, cap);
 
-		if (n == (size_t) -1)
-			elog(ERROR, "url_normalize: output exceeded its bound");
-		h = bf_hash_bytes(buf, n, seed);
+		h = bf_hash_bytes(buf, pgbf_url_normalize_into(src, len, buf), seed);
 		if (buf != small)
 			pfree(buf);
 	}

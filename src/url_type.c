@@ -8,12 +8,40 @@
 #include "fmgr.h"
 #include "utils/memutils.h"
 
+#include "pg_common.h"
 #include "url.h"
 
 /*
- * url_normalize(text) -> text.  Never an error for any input: a result
- * that could not be a text value (only a URL of nearly 1 GB that gains a
- * "/") is returned as the input, like any text that is not a URL.
+ * Does url_normalize(text) change src[0 .. len)?  Not when it is already
+ * normal (most URLs) or not a URL, nor when its result could not be a
+ * text value (only a URL of nearly 1 GB that gains a "/"): that comes
+ * back as the input, like any text that is not a URL.
+ */
+bool
+pgbf_url_changes(const char *src, size_t len)
+{
+	return !url_is_normal(src, len) &&
+		VARHDRSZ + URL_NORMALIZED_MAXLEN(len) <= MaxAllocSize;
+}
+
+/*
+ * Its normal form, where pgbf_url_changes: written into dst (room for
+ * URL_NORMALIZED_MAXLEN(len)), its length returned.
+ */
+size_t
+pgbf_url_normalize_into(const char *src, size_t len, char *dst)
+{
+	size_t		n = url_normalize_full(src, len, dst, URL_NORMALIZED_MAXLEN(len));
+
+	if (n == (size_t) -1)
+		elog(ERROR, "url_normalize: output exceeded its bound");
+	return n;
+}
+
+/*
+ * url_normalize(text) -> text.  Never an error for any input (see
+ * pgbf_url_changes).  The probe scan (scan.c) makes the same bytes of a
+ * column's value through the two functions above.
  */
 PG_FUNCTION_INFO_V1(url_normalize_text);
 Datum
@@ -22,17 +50,11 @@ url_normalize_text(PG_FUNCTION_ARGS)
 	text	   *in = PG_GETARG_TEXT_PP(0);
 	const char *src = VARDATA_ANY(in);
 	size_t		len = VARSIZE_ANY_EXHDR(in);
-	size_t		cap = URL_NORMALIZED_MAXLEN(len);
 	text	   *out;
-	size_t		n;
 
-	/* already normal (most URLs), or not a URL: the input as it is */
-	if (url_is_normal(src, len) || VARHDRSZ + cap > MaxAllocSize)
+	if (!pgbf_url_changes(src, len))
 		PG_RETURN_TEXT_P(in);
-	out = (text *) palloc(VARHDRSZ + cap);
-	n = url_normalize_full(src, len, VARDATA(out), cap);
-	if (n == (size_t) -1)
-		elog(ERROR, "url_normalize: output exceeded its bound");
-	SET_VARSIZE(out, VARHDRSZ + n);
+	out = (text *) palloc(VARHDRSZ + URL_NORMALIZED_MAXLEN(len));
+	SET_VARSIZE(out, VARHDRSZ + pgbf_url_normalize_into(src, len, VARDATA(out)));
 	PG_RETURN_TEXT_P(out);
 }
