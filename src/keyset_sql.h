@@ -13,6 +13,8 @@
 #include "pg_common.h"
 
 extern PgbfPending *pgbf_keyset_start(FunctionCallInfo fcinfo, BfKind target);
+extern PgbfPending *pgbf_keyset_new_pending(MemoryContext aggcxt, BfKind target, double fpr,
+											int64 capacity);
 
 /*
  * Transition for target's self-sizing aggregates:

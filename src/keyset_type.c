@@ -94,7 +94,6 @@ pgbf_keyset_start(FunctionCallInfo fcinfo, BfKind target)
 	double		fpr = 0.01;
 	int64		capacity = 0;
 	char		errbuf[BF_ERRLEN];
-	KeySet	   *ks;
 
 	if (aggcxt == NULL)
 		ereport(ERROR,
@@ -124,7 +123,19 @@ pgbf_keyset_start(FunctionCallInfo fcinfo, BfKind target)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s", errbuf)));
-	p = pgbf_pending_new(aggcxt, keyset_flush);
+	return pgbf_keyset_new_pending(aggcxt, target, fpr, capacity);
+}
+
+/*
+ * A new, empty pending state in aggcxt for target's aggregate with these
+ * (already checked) parameters; capacity 0 for the self-sizing forms.
+ */
+PgbfPending *
+pgbf_keyset_new_pending(MemoryContext aggcxt, BfKind target, double fpr, int64 capacity)
+{
+	PgbfPending *p = pgbf_pending_new(aggcxt, keyset_flush);
+	KeySet	   *ks;
+
 	p->queue_target = keyset_queue_want;
 	ks = pgbf_alloc_value_uninit(p->hdr.eoh_context, keyset_size_for(0));
 	keyset_init(ks, target, 1, fpr, (uint64) capacity, BF_DEFAULT_SEED);

@@ -1150,6 +1150,10 @@ pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 	TargetEntry *tle;
 
+	/* a final function the build scan calls (buildscan.c) */
+	if (aggref == NULL)
+		aggref = pgbf_build_scan_aggref(fcinfo->context);
+
 	if (aggref == NULL || argno >= list_length(aggref->args))
 		return false;
 	tle = (TargetEntry *) list_nth(aggref->args, argno);

@@ -119,11 +119,12 @@ static const PgbfProbeMany probe_many[] = {
 
 /*
  * The C symbol of funcid if it is a function of this module's library
- * with nargs arguments returning rettype (palloc'd), else NULL.  Known
- * by its symbol, whatever schema the extension is in.
+ * with nargs arguments returning rettype (any type if InvalidOid;
+ * palloc'd), else NULL.  Known by its symbol, whatever schema the
+ * extension is in.
  */
-static char *
-module_symbol(Oid funcid, int nargs, Oid rettype)
+char *
+pgbf_module_symbol(Oid funcid, int nargs, Oid rettype)
 {
 	HeapTuple	tp;
 	Form_pg_proc proc;
@@ -137,7 +138,7 @@ module_symbol(Oid funcid, int nargs, Oid rettype)
 		return NULL;
 	proc = (Form_pg_proc) GETSTRUCT(tp);
 	if (proc->prolang != ClanguageId || proc->pronargs != nargs || proc->proretset ||
-		proc->prorettype != rettype)
+		(OidIsValid(rettype) && proc->prorettype != rettype))
 	{
 		ReleaseSysCache(tp);
 		return NULL;
@@ -165,7 +166,7 @@ module_symbol(Oid funcid, int nargs, Oid rettype)
 static bool
 probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 {
-	char	   *src = module_symbol(funcid, 2, BOOLOID);
+	char	   *src = pgbf_module_symbol(funcid, 2, BOOLOID);
 	bool		found = false;
 
 	if (src == NULL)
@@ -196,7 +197,7 @@ probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 static bool
 is_url_normalize(Oid funcid)
 {
-	char	   *src = module_symbol(funcid, 1, TEXTOID);
+	char	   *src = pgbf_module_symbol(funcid, 1, TEXTOID);
 	bool		found = src != NULL && strcmp(src, "url_normalize_text") == 0;
 
 	if (src)
@@ -212,11 +213,6 @@ is_url_normalize(Oid funcid)
  * element of the column's value: ELEM_COLUMN (as it is), ELEM_INT4 /
  * ELEM_INT2 (the bigint the cast makes), ELEM_URL (normalized).
  */
-#define ELEM_COLUMN	0
-#define ELEM_INT4	1
-#define ELEM_INT2	2
-#define ELEM_URL	3
-
 #if PG_VERSION_NUM >= 140000
 #define CAST_INT4_INT8 F_INT8_INT4
 #define CAST_INT2_INT8 F_INT8_INT2
@@ -234,8 +230,8 @@ strip_relabel(Node *e)
 	return e;
 }
 
-static Var *
-element_column(Node *e, Index relid, int *elem)
+Var *
+pgbf_element_column(Node *e, Index relid, int *elem)
 {
 	*elem = ELEM_COLUMN;
 	e = strip_relabel(e);
@@ -317,7 +313,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 		return false;
 	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
 		return false;
-	q->column = element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->elem);
+	q->column = pgbf_element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->elem);
 	if (q->column == NULL)
 		return false;
 	filter = list_nth(args, filter_arg);
@@ -753,20 +749,26 @@ url_element_hash(Datum d, uint64 seed)
 }
 
 /* the hash of a row's element: the function's, after the cast or url_normalize */
+uint64
+pgbf_element_hash(int elem, PgbfElem kind, uint64 seed, Datum d)
+{
+	switch (elem)
+	{
+		case ELEM_INT4:
+			return bf_hash_int64((int64) DatumGetInt32(d), seed);
+		case ELEM_INT2:
+			return bf_hash_int64((int64) DatumGetInt16(d), seed);
+		case ELEM_URL:
+			return url_element_hash(d, seed);
+		default:
+			return pgbf_hash_datum(d, kind, seed);
+	}
+}
+
 static inline uint64
 element_hash(const ProbeScanState *st, Datum d)
 {
-	switch (st->elem)
-	{
-		case ELEM_INT4:
-			return bf_hash_int64((int64) DatumGetInt32(d), st->seed);
-		case ELEM_INT2:
-			return bf_hash_int64((int64) DatumGetInt16(d), st->seed);
-		case ELEM_URL:
-			return url_element_hash(d, st->seed);
-		default:
-			return pgbf_hash_datum(d, st->kind, st->seed);
-	}
+	return pgbf_element_hash(st->elem, st->kind, st->seed, d);
 }
 
 /* the answer for one element value */
@@ -1024,6 +1026,7 @@ pgbf_scan_init(void)
 							 "page at a time, overlapping the filter's cache misses.",
 							 &enable_probe_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	pgbf_build_scan_init();
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
 #else

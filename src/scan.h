@@ -8,8 +8,35 @@
 
 #include "pg_common.h"
 
+#include "nodes/primnodes.h"
+
 /* set up the GUC, the planner hook and the custom scan methods: _PG_init */
 extern void pgbf_scan_init(void);
+
+/* the build scan's (buildscan.c), called by pgbf_scan_init */
+extern void pgbf_build_scan_init(void);
+
+/*
+ * The Aggref a build scan computes, if context (a final function's
+ * fcinfo->context) is a build scan, else NULL: what AggGetAggref gives a
+ * final function called by an Agg node.
+ */
+extern Aggref *pgbf_build_scan_aggref(Node *context);
+
+/* the C symbol of one of this module's functions (scan.c) */
+extern char *pgbf_module_symbol(Oid funcid, int nargs, Oid rettype);
+
+/*
+ * The column an element expression reads (of relid), and how the element
+ * is made of its value (ELEM_*), or NULL when e is not one of those forms
+ * (scan.c); the hash of that element of a column value d.
+ */
+#define ELEM_COLUMN	0			/* the column itself, or a binary-compatible cast */
+#define ELEM_INT4	1			/* integer column cast to bigint */
+#define ELEM_INT2	2			/* smallint column cast to bigint */
+#define ELEM_URL	3			/* url_normalize(column) */
+extern Var *pgbf_element_column(Node *e, Index relid, int *elem);
+extern uint64 pgbf_element_hash(int elem, PgbfElem kind, uint64 seed, Datum d);
 
 /* each type's answer for n hashes at once (the array probes' cores) */
 extern void pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out);

@@ -1,0 +1,160 @@
+--
+-- the build scan (bloomfilter.enable_build_scan): bloom_agg(x),
+-- counting_bloom_agg and cuckoo_agg of a whole table's column, built a heap
+-- page at a time in place of the Agg node.  Where the planner uses it, and
+-- that it builds exactly the bytes the Agg node builds.
+--
+SET max_parallel_workers_per_gather = 0;
+-- the planner offers the scan once the module is loaded in the session: a
+-- call of any of its functions does that, or session_preload_libraries
+LOAD 'bloomfilter';
+
+-- 20,000 rows over many pages: repeats, NULLs, values stored compressed
+-- and out of line, a dropped column before the aggregated ones, and dead
+-- tuples the scan must not see
+CREATE TABLE bs_t (id int, dropped text, url text, v varchar, b bytea, n bigint,
+                   i4 int, i2 smallint, u uuid, raw text);
+ALTER TABLE bs_t DROP COLUMN dropped;
+INSERT INTO bs_t
+SELECT i,
+       CASE WHEN i % 97 = 0 THEN NULL
+            WHEN i % 1000 = 1 THEN repeat('https://example.com/long/', 400) || i
+            WHEN i % 1000 = 2 THEN (SELECT string_agg(md5(i::text || j), '') FROM generate_series(1, 300) j)
+            ELSE 'https://example.com/page/' || (i % 15000) END,
+       'https://example.com/page/' || i,
+       convert_to('https://example.com/page/' || (i % 12000), 'UTF8'),
+       i % 12000,
+       i,
+       (i % 30000)::smallint,
+       md5(i::text)::uuid,
+       CASE WHEN i % 3 = 0 THEN 'HTTP://Example.COM:80/a/./b/../c?x=' || i || '#frag'
+            ELSE 'https://example.com/' || i END
+FROM generate_series(1, 20000) i;
+ALTER TABLE bs_t ALTER COLUMN url SET STORAGE EXTERNAL;
+UPDATE bs_t SET url = url || '' WHERE id % 1000 = 2;
+DELETE FROM bs_t WHERE id % 50 = 7;
+SELECT count(*) AS live_rows,
+       count(*) FILTER (WHERE pg_column_compression(url) IS NOT NULL) AS compressed,
+       count(*) FILTER (WHERE octet_length(url) > 8000) AS long_values
+FROM bs_t;
+CREATE TABLE bs_empty (url text, n bigint);
+CREATE TABLE bs_nulls (url text, n bigint);
+INSERT INTO bs_nulls SELECT NULL, NULL FROM generate_series(1, 100);
+CREATE TABLE bs_gone (url text);
+INSERT INTO bs_gone SELECT 'x' || i FROM generate_series(1, 100) i;
+DELETE FROM bs_gone;
+CREATE MATERIALIZED VIEW bs_mv AS SELECT url FROM bs_t;
+ANALYZE bs_t, bs_empty, bs_nulls, bs_gone;
+
+-- same(q): q's one value with the build scan and without it; says how
+-- big it is, whether the build scan was in the plan, whether the two agree
+CREATE FUNCTION bs_same(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	used bool := false;
+	used_off bool := false;
+	a text;
+	b text;
+BEGIN
+	PERFORM set_config('bloomfilter.enable_build_scan', 'on', true);
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		used := used OR line LIKE '%BloomBuildScan%';
+	END LOOP;
+	EXECUTE q INTO a;
+	PERFORM set_config('bloomfilter.enable_build_scan', 'off', true);
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		used_off := used_off OR line LIKE '%BloomBuildScan%';
+	END LOOP;
+	EXECUTE q INTO b;
+	PERFORM set_config('bloomfilter.enable_build_scan', 'on', true);
+	RETURN format('%s chars, build scan %s, same %s', coalesce(length(a)::text, 'NULL'),
+				  CASE WHEN used_off THEN 'used with it off!' WHEN used THEN 'used' ELSE 'not used' END,
+				  a IS NOT DISTINCT FROM b);
+END $$;
+
+-- the plan
+EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT cuckoo_agg(url) IS NOT NULL AS built FROM bs_t;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url_normalize(raw)) FROM bs_t;
+-- with it off, the Agg node
+SET bloomfilter.enable_build_scan = off;
+EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t;
+RESET bloomfilter.enable_build_scan;
+
+-- every aggregate it builds, every form, every element type and column
+-- form: the same bytes as the Agg node (bloom_agg(x, capacity, fpr) adds
+-- to a filter as it goes and is left to the Agg node)
+SELECT agg, col, args, bs_same(format('SELECT %s(%s%s) FROM bs_t', agg, col, args))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES ('url'), ('v'), ('b'), ('n'), ('i4'), ('i2'), ('u'), ('url_normalize(raw)')) c(col),
+     (VALUES (''), (', 0.001'), (', 30000, 0.01')) f(args)
+ORDER BY 1, 2, 3;
+
+-- no rows, only NULLs, only dead rows: as the Agg node (the final
+-- function on no state at all, or on an empty one)
+SELECT t, agg, args, bs_same(format('SELECT %s(url%s) FROM %s', agg, args, t))
+FROM (VALUES ('bs_empty'), ('bs_nulls'), ('bs_gone')) t(t),
+     (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES (''), (', 0.05'), (', 1000, 0.01')) f(args)
+WHERE NOT (agg = 'bloom_agg' AND args = ', 1000, 0.01')
+ORDER BY 1, 2, 3;
+
+-- around the aggregate: an expression of it, the same call twice, a
+-- materialized view, a scalar subquery (an InitPlan), INSERT ... SELECT
+SELECT bs_same('SELECT cuckoo_agg(url) IS NOT NULL AND length(cuckoo_agg(url)::text) > 100 FROM bs_t');
+SELECT bs_same('SELECT bloom_agg(url) FROM bs_mv');
+SELECT bs_same('SELECT count(*) FROM bs_t WHERE NOT bloom_contains((SELECT bloom_agg(b) FROM bs_t), convert_to(url, ''UTF8''))');
+SELECT bs_same('SELECT g, md5(x::bytea) FROM generate_series(1, 3) g, (SELECT counting_bloom_agg(n) x FROM bs_t) s ORDER BY g LIMIT 1');
+CREATE TABLE bs_out (k text, f cuckoofilter);
+INSERT INTO bs_out SELECT 'on', cuckoo_agg(u) FROM bs_t;
+SET bloomfilter.enable_build_scan = off;
+INSERT INTO bs_out SELECT 'off', cuckoo_agg(u) FROM bs_t;
+RESET bloomfilter.enable_build_scan;
+SELECT count(DISTINCT f::bytea) AS distinct_values, count(*) FROM bs_out;
+
+-- what the transaction sees: its own deletes, not another snapshot's rows
+BEGIN;
+DELETE FROM bs_t WHERE id < 5000;
+SELECT bs_same('SELECT cuckoo_agg(url) FROM bs_t');
+SELECT cuckoo_info(cuckoo_agg(url))->'count' AS count_after_delete FROM bs_t;
+ROLLBACK;
+SELECT cuckoo_info(cuckoo_agg(url))->'count' AS count FROM bs_t;
+
+-- a prepared statement sees the rows of each execution
+PREPARE bs_p AS SELECT cuckoo_info(cuckoo_agg(n))->'count' AS count FROM bs_t;
+EXECUTE bs_p;
+INSERT INTO bs_t (id, n) SELECT i, 100000 + i FROM generate_series(1, 10) i;
+EXECUTE bs_p;
+DEALLOCATE bs_p;
+
+-- not its job: the usual plan, the usual answer
+SELECT q, bs_same(q) FROM (VALUES
+	('SELECT cuckoo_agg(url) FROM bs_t WHERE id > 10'),
+	('SELECT md5(cuckoo_agg(url)::bytea) FROM bs_t GROUP BY id % 2 ORDER BY 1 LIMIT 1'),
+	('SELECT cuckoo_agg(url) FILTER (WHERE id > 10) FROM bs_t'),
+	('SELECT cuckoo_agg(DISTINCT url) FROM bs_t'),
+	('SELECT cuckoo_agg(url), count(*) FROM bs_t'),
+	('SELECT cuckoo_agg(url), cuckoo_agg(v) FROM bs_t'),
+	('SELECT bloom_agg(url, 30000, 0.01) FROM bs_t'),
+	('SELECT bloom_agg(url || ''x'') FROM bs_t'),
+	('SELECT bloom_agg(url, id / 1e6::float8) FROM bs_t'),
+	('SELECT bloom_agg(t.url) FROM bs_t t JOIN bs_mv m ON m.url = t.url'),
+	('SELECT bloom_agg(url) FROM bs_t TABLESAMPLE SYSTEM (100) REPEATABLE (1)')
+) v(q) ORDER BY 1;
+
+-- arguments the transition rejects: its error, at the first row
+SELECT cuckoo_agg(url, 0, 0.01) FROM bs_t;
+SELECT cuckoo_agg(url, 1000, 1.5) FROM bs_t;
+SELECT cuckoo_agg(url, 0, 0.01) IS NULL AS no_rows_no_error FROM bs_empty;
+-- and the final function's: more distinct inputs than the capacity
+SELECT counting_bloom_agg(url, 100, 0.01) FROM bs_t;
+
+-- an inheritance parent: its children's rows too, so the usual plan
+CREATE TABLE bs_parent (url text);
+CREATE TABLE bs_child () INHERITS (bs_parent);
+INSERT INTO bs_child VALUES ('a'), ('b');
+SELECT bs_same('SELECT cuckoo_agg(url) FROM bs_parent');
+SELECT bs_same('SELECT cuckoo_agg(url) FROM ONLY bs_parent');
+
+DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent CASCADE;
+DROP FUNCTION bs_same(text);

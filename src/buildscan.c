@@ -1,0 +1,649 @@
+/*
+ * buildscan.c
+ *		The build scan: a table's filter built by bloom_agg(x),
+ *		counting_bloom_agg and cuckoo_agg a heap page at a time.
+ *
+ * An aggregate over a sequential scan pays for every row twice over
+ * before its transition function sees it: the scan stores the tuple in a
+ * slot, and the Agg node evaluates the argument into a function call and
+ * resets a memory context.  For the self-sizing and keyset aggregates the
+ * transition itself is a hash and a store in a queue (keyset_sql.h), so
+ * that machinery is most of their per-row cost.  This scan stands in for
+ * the Agg node and its Seq Scan: at each heap page it reads the
+ * aggregated column of every visible tuple, hashes the element exactly as
+ * the transition function does and queues the hash in the same pending
+ * state; at the end it calls the aggregate's own final function on that
+ * state.  Same state, same hashes, same final function: the same bytes as
+ * the plain plan, which the regression test holds it to, form by form.
+ *
+ * Where it applies (bf_upper_paths): a SELECT whose one aggregate is
+ *
+ *     bloom_agg(x [, fpr]), counting_bloom_agg(x [, [capacity,] fpr])
+ *     or cuckoo_agg(x [, [capacity,] fpr])
+ *
+ * with no GROUP BY, HAVING, FILTER, DISTINCT or ORDER BY in the call, over
+ * one plain table (or materialized view) scanned whole, without a WHERE
+ * clause, row-level security, row locks or TABLESAMPLE; x a column of the
+ * table in any form the probe scan reads (scan.c: a binary-compatible or
+ * integer-to-bigint cast of one, or url_normalize of one), capacity and fpr
+ * constants that the transition would accept.  Anything else gets the
+ * usual plan.  The aggregate may sit in an expression (cuckoo_agg(x) IS
+ * NOT NULL): the scan's tuple is the aggregate's value, and its target
+ * list computes the rest.  bloom_agg(x, capacity, fpr), whose transition
+ * adds to a filter instead of queuing, is left to the Agg node.
+ *
+ * The scan is offered beside the Agg paths at the cost of the sequential
+ * scan plus half the transition's cost a row, so that a parallel plan the
+ * planner costs lower (many cores, a big table) still wins.
+ * bloomfilter.enable_build_scan = off turns it off.  Like the probe scan,
+ * the planner only offers it once the module is loaded in the session (a
+ * call of any of its functions, or session_preload_libraries).
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_class.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planner.h"
+#include "parser/parsetree.h"
+#include "storage/bufmgr.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/syscache.h"
+
+#include "keyset_sql.h"
+#include "scan.h"
+
+#define BUILD_SCAN_NAME "BloomBuildScan"
+
+static bool enable_build_scan = true;
+static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
+
+/* the keyset transitions (keyset_sql.h), by C symbol without the element suffix */
+static const struct
+{
+	const char *trans;
+	BfKind		target;
+}			build_aggregates[] = {
+	{"bloom_keyset_trans", BF_KIND_BLOOM},
+	{"counting_bloom_keyset_trans", BF_KIND_COUNTING},
+	{"cuckoo_keyset_trans", BF_KIND_CUCKOO},
+};
+
+static const struct
+{
+	const char *suffix;
+	PgbfElem	kind;
+}			build_elements[] = {
+	{"_text", PGBF_ELEM_BYTES},
+	{"_int8", PGBF_ELEM_INT8},
+	{"_uuid", PGBF_ELEM_UUID},
+};
+
+/* what a build scan computes: one aggregate call, as match_build_agg read it */
+typedef struct BuildAgg
+{
+	Aggref	   *aggref;
+	Oid			finalfn;
+	BfKind		target;
+	PgbfElem	kind;
+	int			elem;			/* pgbf_element_column's */
+	Var		   *column;
+	double		fpr;
+	int64		capacity;		/* 0: sized from the distinct count */
+} BuildAgg;
+
+/* a non-NULL constant argument of the call, or false */
+static bool
+const_arg(Aggref *a, int argno, Oid type, Datum *value)
+{
+	TargetEntry *tle = list_nth_node(TargetEntry, a->args, argno);
+	Const	   *c = (Const *) tle->expr;
+
+	if (!IsA(c, Const) || c->constisnull || c->consttype != type)
+		return false;
+	*value = c->constvalue;
+	return true;
+}
+
+/*
+ * Is a one of the aggregates this scan builds, over a column of rel, with
+ * arguments its transition accepts?  Then *b describes it.
+ */
+static bool
+match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
+{
+	int			nargs = list_length(a->args);
+	HeapTuple	tp;
+	Oid			transfn;
+	bool		extra;
+	char	   *src;
+	char	   *final;
+	bool		found = false;
+	Datum		d;
+	char		errbuf[BF_ERRLEN];
+
+	if (a->aggfilter != NULL || a->aggdistinct != NIL || a->aggorder != NIL ||
+		a->aggdirectargs != NIL || a->agglevelsup != 0 || a->aggkind != AGGKIND_NORMAL ||
+		a->aggsplit != AGGSPLIT_SIMPLE || a->aggstar || a->aggvariadic ||
+		nargs < 1 || nargs > 3)
+		return false;
+	tp = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(a->aggfnoid));
+	if (!HeapTupleIsValid(tp))
+		return false;
+	transfn = ((Form_pg_aggregate) GETSTRUCT(tp))->aggtransfn;
+	b->finalfn = ((Form_pg_aggregate) GETSTRUCT(tp))->aggfinalfn;
+	extra = ((Form_pg_aggregate) GETSTRUCT(tp))->aggfinalextra;
+	ReleaseSysCache(tp);
+	if (extra || !OidIsValid(b->finalfn))
+		return false;
+
+	/* this module's keyset transition, and a final function of this module */
+	src = pgbf_module_symbol(transfn, nargs + 1, InvalidOid);
+	if (src == NULL)
+		return false;
+	for (int i = 0; i < lengthof(build_aggregates) && !found; i++)
+	{
+		size_t		len = strlen(build_aggregates[i].trans);
+
+		if (strncmp(src, build_aggregates[i].trans, len) != 0)
+			continue;
+		for (int j = 0; j < lengthof(build_elements); j++)
+		{
+			if (strcmp(src + len, build_elements[j].suffix) == 0)
+			{
+				b->target = build_aggregates[i].target;
+				b->kind = build_elements[j].kind;
+				found = true;
+				break;
+			}
+		}
+	}
+	pfree(src);
+	final = found ? pgbf_module_symbol(b->finalfn, 1, InvalidOid) : NULL;
+	if (final == NULL)
+		return false;
+	pfree(final);
+
+	/* the element: a column of rel, as the probe scan reads one */
+	b->column = pgbf_element_column((Node *) linitial_node(TargetEntry, a->args)->expr,
+									rel->relid, &b->elem);
+	if (b->column == NULL)
+		return false;
+
+	/* (x), (x, fpr), (x, capacity, fpr), as pgbf_keyset_start reads them */
+	b->fpr = 0.01;
+	b->capacity = 0;
+	if (nargs >= 2)
+	{
+		if (!const_arg(a, nargs - 1, FLOAT8OID, &d))
+			return false;
+		b->fpr = DatumGetFloat8(d);
+	}
+	if (nargs == 3)
+	{
+		if (!const_arg(a, 1, INT8OID, &d))
+			return false;
+		b->capacity = DatumGetInt64(d);
+	}
+
+	/* arguments the transition would reject: the Agg node raises its error */
+	if (bf_check_params(nargs == 3 ? b->capacity : 1, b->fpr, errbuf) != BF_OK)
+		return false;
+	b->aggref = a;
+	return true;
+}
+
+/* every Aggref in the target (not inside another's arguments) */
+static bool
+collect_aggrefs(Node *node, List **aggrefs)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Aggref))
+	{
+		*aggrefs = lappend(*aggrefs, node);
+		return false;
+	}
+	return expression_tree_walker(node, collect_aggrefs, (void *) aggrefs);
+}
+
+/* ---- planning ---- */
+
+/* the Var under the element expression (the forms of pgbf_element_column) */
+static Var *
+element_var(Node *e)
+{
+	for (;;)
+	{
+		if (e == NULL)
+			return NULL;
+		if (IsA(e, Var))
+			return (Var *) e;
+		if (IsA(e, RelabelType))
+			e = (Node *) ((RelabelType *) e)->arg;
+		else if (IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1)
+			e = linitial(((FuncExpr *) e)->args);
+		else
+			return NULL;
+	}
+}
+
+
+static Plan *build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+							 List *tlist, List *clauses, List *custom_plans);
+static Node *build_create_state(CustomScan *cscan);
+
+static const CustomPathMethods build_path_methods = {
+	.CustomName = BUILD_SCAN_NAME,
+	.PlanCustomPath = build_plan_path,
+};
+
+static const CustomScanMethods build_scan_methods = {
+	.CustomName = BUILD_SCAN_NAME,
+	.CreateCustomScanState = build_create_state,
+};
+
+static void
+bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
+			   RelOptInfo *output_rel, void *extra)
+{
+	Query	   *parse = root->parse;
+	RangeTblEntry *rte;
+	List	   *aggrefs = NIL;
+	ListCell   *lc;
+	BuildAgg	b;
+	Path	   *seq;
+	CustomPath *cp;
+	Cost		trans_cost;
+
+	if (prev_upper_paths_hook)
+		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (!enable_build_scan || stage != UPPERREL_GROUP_AGG)
+		return;
+
+	/* one plain aggregate row of a SELECT, nothing around it to keep */
+	if (parse->commandType != CMD_SELECT || !parse->hasAggs || parse->groupClause != NIL ||
+		parse->groupingSets != NIL || parse->havingQual != NULL || parse->hasWindowFuncs ||
+		parse->hasTargetSRFs || root->hasHavingQual || parse->rowMarks != NIL ||
+		root->rowMarks != NIL || output_rel->reloptkind != RELOPT_UPPER_REL)
+		return;
+
+	/* over one plain table scanned whole: no qual, no security qual, no sample */
+	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION ||
+		input_rel->baserestrictinfo != NIL || input_rel->lateral_relids != NULL ||
+		input_rel->cheapest_total_path == NULL)
+		return;
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->inh || rte->tablesample != NULL || rte->securityQuals != NIL ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		return;
+
+	/* one aggregate (written any number of times), nothing that needs a subplan */
+	if (contain_subplans((Node *) output_rel->reltarget->exprs))
+		return;
+	(void) collect_aggrefs((Node *) output_rel->reltarget->exprs, &aggrefs);
+	if (aggrefs == NIL)
+		return;
+	foreach(lc, aggrefs)
+	{
+		if (!equal(lfirst(lc), linitial(aggrefs)))
+			return;
+	}
+	if (!match_build_agg(input_rel, linitial(aggrefs), &b))
+		return;
+
+	seq = create_seqscan_path(root, input_rel, NULL, 0);
+	trans_cost = 0.5 * cpu_operator_cost * input_rel->tuples;
+
+	cp = makeNode(CustomPath);
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = output_rel;
+	cp->path.pathtarget = output_rel->reltarget;
+	cp->path.param_info = NULL;
+	cp->path.parallel_aware = false;
+	cp->path.parallel_safe = false;
+	cp->path.parallel_workers = 0;
+	cp->path.rows = 1;
+	cp->path.startup_cost = seq->total_cost + trans_cost;
+	cp->path.total_cost = cp->path.startup_cost;
+	cp->path.pathkeys = NIL;
+	cp->flags = 0;
+	cp->custom_paths = NIL;
+	cp->custom_private = list_make1(b.aggref);
+	cp->methods = &build_path_methods;
+	add_path(output_rel, &cp->path);
+}
+
+/*
+ * The plan: the aggregate call is the scan tuple's one column
+ * (custom_scan_tlist), so setrefs turns it into a reference to that column
+ * wherever the target list has it and offsets the table's Vars in it with
+ * the rest of the plan; the executor finds the table there.  In
+ * custom_private: the target kind, element kind, element form and the
+ * final function.
+ */
+static Plan *
+build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+				List *tlist, List *clauses, List *custom_plans)
+{
+	Aggref	   *aggref = linitial(best_path->custom_private);
+	Var		   *v = element_var((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+	CustomScan *cscan = makeNode(CustomScan);
+	BuildAgg	b;
+
+	if (v == NULL || !match_build_agg(find_base_rel(root, v->varno), aggref, &b))
+		elog(ERROR, "bloomfilter build scan: its aggregate no longer matches");
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_plans = NIL;
+	cscan->custom_exprs = NIL;
+	cscan->custom_private = list_make4(makeInteger(b.target), makeInteger(b.kind),
+									   makeInteger(b.elem),
+									   makeInteger((int) b.finalfn));
+	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), 1,
+														  NULL, false));
+	cscan->custom_relids = NULL;
+	cscan->methods = &build_scan_methods;
+	return &cscan->scan.plan;
+}
+
+/* ---- execution ---- */
+
+typedef struct BuildScanState
+{
+	CustomScanState css;
+	Aggref	   *aggref;			/* the call, its Vars the plan's */
+	Relation	rel;
+	AttrNumber	attno;
+	BfKind		target;
+	PgbfElem	kind;
+	int			elem;
+	Oid			finalfn;
+	double		fpr;
+	int64		capacity;
+	bool		done;			/* the one row returned */
+	MemoryContext build_cxt;	/* the state and the result; reset at rescan */
+	MemoryContext page_cxt;		/* detoasted values of one page */
+} BuildScanState;
+
+static void build_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *build_exec(CustomScanState *node);
+static void build_end(CustomScanState *node);
+static void build_rescan(CustomScanState *node);
+static void build_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomExecMethods build_exec_methods = {
+	.CustomName = BUILD_SCAN_NAME,
+	.BeginCustomScan = build_begin,
+	.ExecCustomScan = build_exec,
+	.EndCustomScan = build_end,
+	.ReScanCustomScan = build_rescan,
+	.ExplainCustomScan = build_explain,
+};
+
+Aggref *
+pgbf_build_scan_aggref(Node *context)
+{
+	if (context != NULL && IsA(context, CustomScanState) &&
+		((CustomScanState *) context)->methods == &build_exec_methods)
+		return ((BuildScanState *) context)->aggref;
+	return NULL;
+}
+
+static Node *
+build_create_state(CustomScan *cscan)
+{
+	BuildScanState *st = palloc0(sizeof(BuildScanState));
+
+	NodeSetTag(st, T_CustomScanState);
+	st->css.methods = &build_exec_methods;
+	return (Node *) st;
+}
+
+static void
+build_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	BuildScanState *st = (BuildScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	TargetEntry *tle = linitial_node(TargetEntry, cscan->custom_scan_tlist);
+	int			nargs;
+	Var		   *v;
+
+	st->aggref = castNode(Aggref, tle->expr);
+	st->target = (BfKind) intVal(linitial(cscan->custom_private));
+	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
+	st->elem = intVal(lthird(cscan->custom_private));
+	st->finalfn = (Oid) intVal(lfourth(cscan->custom_private));
+	v = element_var((Node *) linitial_node(TargetEntry, st->aggref->args)->expr);
+	if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
+		elog(ERROR, "bloomfilter build scan: no element column");
+	st->attno = v->varattno;
+
+	/* the constants, as the planner checked them (match_build_agg) */
+	nargs = list_length(st->aggref->args);
+	st->fpr = 0.01;
+	st->capacity = 0;
+	if (nargs >= 2)
+		st->fpr = DatumGetFloat8(castNode(Const, list_nth_node(TargetEntry, st->aggref->args,
+															   nargs - 1)->expr)->constvalue);
+	if (nargs == 3)
+		st->capacity = DatumGetInt64(castNode(Const, list_nth_node(TargetEntry, st->aggref->args,
+																   1)->expr)->constvalue);
+	st->rel = ExecOpenScanRelation(estate, v->varno, eflags);
+	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->page_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan page",
+										 ALLOCSET_DEFAULT_SIZES);
+}
+
+/* queue the element hash of every visible tuple of the scan's current heap page */
+static void
+push_page(BuildScanState *st, HeapScanDesc hscan, PgbfPending *p, uint64 seed)
+{
+	TupleDesc	desc = RelationGetDescr(st->rel);
+	Page		page = BufferGetPage(hscan->rs_cbuf);
+	MemoryContext old = MemoryContextSwitchTo(st->page_cxt);
+
+	for (int i = 0; i < hscan->rs_ntuples; i++)
+	{
+		OffsetNumber off = hscan->rs_vistuples[i];
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tup;
+		Datum		d;
+		bool		isnull;
+
+		if (!ItemIdIsNormal(lp))
+			continue;
+		tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+		tup.t_len = ItemIdGetLength(lp);
+		tup.t_tableOid = RelationGetRelid(st->rel);
+		ItemPointerSet(&tup.t_self, hscan->rs_cblock, off);
+		d = heap_getattr(&tup, st->attno, desc, &isnull);
+		if (!isnull)
+			pgbf_pending_push(p, pgbf_element_hash(st->elem, st->kind, seed, d));
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->page_cxt);
+}
+
+/*
+ * The aggregate's value: every row's element queued in a pending state as
+ * the transition does it (the state made at the first row, as there), and
+ * the final function called on it, or on NULL for no rows, as the Agg
+ * node calls it.  The final function finds the call's constants through
+ * pgbf_build_scan_aggref when it needs them (no rows).
+ */
+static Datum
+build_value(BuildScanState *st, bool *isnull)
+{
+	EState	   *estate = st->css.ss.ps.state;
+	TableScanDesc scan;
+	TupleTableSlot *slot;
+	PgbfPending *p = NULL;
+	uint64		seed = 0;
+	bool		page_mode = st->rel->rd_tableam == GetHeapamTableAmRoutine();
+	BlockNumber done_block = InvalidBlockNumber;
+	MemoryContext old;
+	FmgrInfo	flinfo;
+	Datum		result;
+
+	LOCAL_FCINFO(fcinfo, 1);
+
+	old = MemoryContextSwitchTo(st->build_cxt);
+	scan = table_beginscan(st->rel, estate->es_snapshot, 0, NULL);
+	slot = table_slot_create(st->rel, NULL);
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (p == NULL)
+		{
+			p = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr, st->capacity);
+			seed = ((const KeySet *) p->flat)->hdr.seed;
+		}
+		if (page_mode)
+		{
+			HeapScanDesc hscan = (HeapScanDesc) scan;
+			BlockNumber block = ItemPointerGetBlockNumber(&slot->tts_tid);
+
+			if (block == done_block)
+				continue;
+			if ((scan->rs_flags & SO_ALLOW_PAGEMODE) && hscan->rs_cblock == block &&
+				BufferIsValid(hscan->rs_cbuf))
+			{
+				push_page(st, hscan, p, seed);
+				done_block = block;
+				continue;
+			}
+		}
+		{
+			bool		null;
+			Datum		d = slot_getattr(slot, st->attno, &null);
+
+			if (!null)
+			{
+				MemoryContextSwitchTo(st->page_cxt);
+				pgbf_pending_push(p, pgbf_element_hash(st->elem, st->kind, seed, d));
+				MemoryContextSwitchTo(st->build_cxt);
+				MemoryContextReset(st->page_cxt);
+			}
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	table_endscan(scan);
+
+	fmgr_info_cxt(st->finalfn, &flinfo, st->build_cxt);
+	InitFunctionCallInfoData(*fcinfo, &flinfo, 1, InvalidOid, (Node *) st, NULL);
+	fcinfo->args[0].value = p != NULL ? pgbf_pending_datum(p) : (Datum) 0;
+	fcinfo->args[0].isnull = p == NULL;
+	result = FunctionCallInvoke(fcinfo);
+	*isnull = fcinfo->isnull;
+	MemoryContextSwitchTo(old);
+	return result;
+}
+
+static TupleTableSlot *
+build_next(ScanState *ss)
+{
+	BuildScanState *st = (BuildScanState *) ss;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+
+	if (st->done)
+		return NULL;
+	st->done = true;
+	ExecClearTuple(slot);
+	slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
+	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * EvalPlanQual (scanrelid 0: the recheck makes the row).  The plan never
+ * has row marks of its own (bf_upper_paths), and a subquery holding it is
+ * rechecked from its saved row, so this is not expected to run; if it
+ * does, the row is the aggregate's.
+ */
+static bool
+build_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	BuildScanState *st = (BuildScanState *) ss;
+
+	if (TupIsNull(slot))
+	{
+		ExecClearTuple(slot);
+		slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
+		ExecStoreVirtualTuple(slot);
+	}
+	return true;
+}
+
+static TupleTableSlot *
+build_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, build_next, build_recheck);
+}
+
+static void
+build_end(CustomScanState *node)
+{
+}
+
+static void
+build_rescan(CustomScanState *node)
+{
+	BuildScanState *st = (BuildScanState *) node;
+
+	ExecClearTuple(node->ss.ss_ScanTupleSlot);
+	MemoryContextReset(st->build_cxt);
+	st->done = false;
+	ExecScanReScan(&node->ss);
+}
+
+static void
+build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BuildScanState *st = (BuildScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *context;
+
+	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
+	ExplainPropertyText("Table", RelationGetRelationName(st->rel), es);
+	ExplainPropertyText("Aggregate",
+						deparse_expression((Node *) st->aggref, context, es->verbose, false),
+						es);
+}
+
+/* ---- set-up ---- */
+
+void
+pgbf_build_scan_init(void)
+{
+	DefineCustomBoolVariable("bloomfilter.enable_build_scan",
+							 "Lets the planner use bloomfilter's build scan.",
+							 "A sequential scan that builds a bloom_agg, "
+							 "counting_bloom_agg or cuckoo_agg filter of a table's "
+							 "column a heap page at a time, in place of the Agg node.",
+							 &enable_build_scan, true, PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+	RegisterCustomScanMethods(&build_scan_methods);
+	prev_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = bf_upper_paths;
+}
