@@ -66,6 +66,16 @@ bloom_flush(PgbfPending *p)
  * filter (see pg_common.h): updated in place, never copied per row; a
  * stage added when it grows is allocated inside it.
  */
+/* bloom_agg(x, capacity, fpr)'s state at its first row (also the build scan's) */
+PgbfPending *
+pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr)
+{
+	PgbfPending *p = pgbf_pending_new(aggcxt, bloom_flush);
+
+	pgbf_bloom_new_pending(p, capacity, fpr, BLOOM_LAYOUT_BLOCKED, true);
+	return p;
+}
+
 static Datum
 bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
@@ -83,9 +93,7 @@ bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("capacity and fpr must not be NULL")));
-		p = pgbf_pending_new(aggcxt, bloom_flush);
-		pgbf_bloom_new_pending(p, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3),
-							   BLOOM_LAYOUT_BLOCKED, true);
+		p = pgbf_bloom_agg_new_pending(aggcxt, PG_GETARG_INT64(2), PG_GETARG_FLOAT8(3));
 	}
 	if (!PG_ARGISNULL(1))
 	{

@@ -6,20 +6,22 @@
  * An aggregate over a sequential scan pays for every row twice over
  * before its transition function sees it: the scan stores the tuple in a
  * slot, and the Agg node evaluates the argument into a function call and
- * resets a memory context.  For the self-sizing and keyset aggregates the
- * transition itself is a hash and a store in a queue (keyset_sql.h), so
- * that machinery is most of their per-row cost.  This scan stands in for
- * the Agg node and its Seq Scan: at each heap page it reads the
- * aggregated column of every visible tuple, hashes the element exactly as
- * the transition function does and queues the hash in the same pending
- * state; at the end it calls the aggregate's own final function on that
- * state.  Same state, same hashes, same final function: the same bytes as
- * the plain plan, which the regression test holds it to, form by form.
+ * resets a memory context.  The transitions of these aggregates are a
+ * hash and a store in a queue (pg_common.h's pending state), so that
+ * machinery is most of their per-row cost.  This scan stands in for the
+ * Agg node and its Seq Scan: at each heap page it reads the aggregated
+ * column of every visible tuple, hashes the element exactly as the
+ * transition function does and queues the hash in the same pending state
+ * (which collects distinct hashes, or for bloom_agg(x, capacity, fpr) adds
+ * them to its filter as the queue fills); at the end it calls the
+ * aggregate's own final function on that state.  Same state, same
+ * hashes, same final function: the same bytes as the plain plan, which
+ * the regression test holds it to, form by form.
  *
  * Where it applies (bf_upper_paths): a SELECT whose one aggregate is
  *
- *     bloom_agg(x [, fpr]), counting_bloom_agg(x [, [capacity,] fpr])
- *     or cuckoo_agg(x [, [capacity,] fpr])
+ *     bloom_agg(x [, [capacity,] fpr]), counting_bloom_agg(x [, [capacity,]
+ *     fpr]) or cuckoo_agg(x [, [capacity,] fpr])
  *
  * with no GROUP BY, HAVING, FILTER, DISTINCT or ORDER BY in the call, over
  * one plain table (or materialized view) scanned whole, without a WHERE
@@ -29,8 +31,7 @@
  * constants that the transition would accept.  Anything else gets the
  * usual plan.  The aggregate may sit in an expression (cuckoo_agg(x) IS
  * NOT NULL): the scan's tuple is the aggregate's value, and its target
- * list computes the rest.  bloom_agg(x, capacity, fpr), whose transition
- * adds to a filter instead of queuing, is left to the Agg node.
+ * list computes the rest.
  *
  * The scan is offered beside the Agg paths at the cost of the sequential
  * scan plus half the transition's cost a row, so that a parallel plan the
@@ -68,6 +69,7 @@
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 
+#include "bloomfilter_sql.h"
 #include "keyset_sql.h"
 #include "scan.h"
 
@@ -76,15 +78,22 @@
 static bool enable_build_scan = true;
 static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 
-/* the keyset transitions (keyset_sql.h), by C symbol without the element suffix */
+/*
+ * The transitions whose state is a pending queue of hashes (pg_common.h),
+ * by C symbol without the element suffix: the keyset aggregates'
+ * (keyset_sql.h), and bloom_agg(x, capacity, fpr)'s, which adds the queue
+ * to a filter (BF_KIND_BLOOM with sized).
+ */
 static const struct
 {
 	const char *trans;
 	BfKind		target;
+	bool		sized;			/* bloom_agg_trans: (x, capacity, fpr) only */
 }			build_aggregates[] = {
-	{"bloom_keyset_trans", BF_KIND_BLOOM},
-	{"counting_bloom_keyset_trans", BF_KIND_COUNTING},
-	{"cuckoo_keyset_trans", BF_KIND_CUCKOO},
+	{"bloom_keyset_trans", BF_KIND_BLOOM, false},
+	{"counting_bloom_keyset_trans", BF_KIND_COUNTING, false},
+	{"cuckoo_keyset_trans", BF_KIND_CUCKOO, false},
+	{"bloom_agg_trans", BF_KIND_BLOOM, true},
 };
 
 static const struct
@@ -103,6 +112,7 @@ typedef struct BuildAgg
 	Aggref	   *aggref;
 	Oid			finalfn;
 	BfKind		target;
+	bool		sized;			/* bloom_agg(x, capacity, fpr) */
 	PgbfElem	kind;
 	int			elem;			/* pgbf_element_column's */
 	Var		   *column;
@@ -167,9 +177,11 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 			continue;
 		for (int j = 0; j < lengthof(build_elements); j++)
 		{
-			if (strcmp(src + len, build_elements[j].suffix) == 0)
+			if (strcmp(src + len, build_elements[j].suffix) == 0 &&
+				(!build_aggregates[i].sized || nargs == 3))
 			{
 				b->target = build_aggregates[i].target;
+				b->sized = build_aggregates[i].sized;
 				b->kind = build_elements[j].kind;
 				found = true;
 				break;
@@ -357,9 +369,10 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = NIL;
-	cscan->custom_private = list_make4(makeInteger(b.target), makeInteger(b.kind),
+	cscan->custom_private = list_make5(makeInteger(b.target), makeInteger(b.kind),
 									   makeInteger(b.elem),
-									   makeInteger((int) b.finalfn));
+									   makeInteger((int) b.finalfn),
+									   makeInteger(b.sized ? 1 : 0));
 	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), 1,
 														  NULL, false));
 	cscan->custom_relids = NULL;
@@ -376,6 +389,7 @@ typedef struct BuildScanState
 	Relation	rel;
 	AttrNumber	attno;
 	BfKind		target;
+	bool		sized;
 	PgbfElem	kind;
 	int			elem;
 	Oid			finalfn;
@@ -434,6 +448,7 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
 	st->elem = intVal(lthird(cscan->custom_private));
 	st->finalfn = (Oid) intVal(lfourth(cscan->custom_private));
+	st->sized = intVal(list_nth(cscan->custom_private, 4)) != 0;
 	v = element_var((Node *) linitial_node(TargetEntry, st->aggref->args)->expr);
 	if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
 		elog(ERROR, "bloomfilter build scan: no element column");
@@ -517,8 +532,11 @@ build_value(BuildScanState *st, bool *isnull)
 		CHECK_FOR_INTERRUPTS();
 		if (p == NULL)
 		{
-			p = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr, st->capacity);
-			seed = ((const KeySet *) p->flat)->hdr.seed;
+			if (st->sized)
+				p = pgbf_bloom_agg_new_pending(st->build_cxt, st->capacity, st->fpr);
+			else
+				p = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr, st->capacity);
+			seed = ((const BfHeader *) p->flat)->seed;
 		}
 		if (page_mode)
 		{
