@@ -550,6 +550,14 @@ build_value(BuildScanState *st, bool *isnull)
 			{
 				push_page(st, hscan, p, seed);
 				done_block = block;
+
+				/*
+				 * The page is done: have the scan go on from its last
+				 * visible tuple, so the next call reads the next page
+				 * instead of storing each of this one's tuples in the slot
+				 * (heapgettup_pagemode goes on after rs_cindex)
+				 */
+				hscan->rs_cindex = hscan->rs_ntuples - 1;
 				continue;
 			}
 		}
