@@ -104,7 +104,10 @@ DROP TABLE IF EXISTS bench.q;
 -- probe_scan: bloomfilter.enable_probe_scan for the query (off: the
 -- row-at-a-time plan, a plain Seq Scan or Nested Loop with the probe as
 -- its qual, kept for comparison)
-CREATE TABLE bench.q (name text PRIMARY KEY, sql text, probe_scan bool DEFAULT true);
+-- build_scan: bloomfilter.enable_build_scan likewise (off: the Agg node
+-- over a Seq Scan, kept for comparison)
+CREATE TABLE bench.q (name text PRIMARY KEY, sql text, probe_scan bool DEFAULT true,
+					  build_scan bool DEFAULT true);
 INSERT INTO bench.q VALUES
 	('scan_baseline', 'SELECT count(*) FROM urls WHERE octet_length(url) > 0'),
 	('dedup_not_exists', 'SELECT count(*) FROM batch b WHERE NOT EXISTS (SELECT 1 FROM members m WHERE m.url = b.url)'),
@@ -155,6 +158,14 @@ INSERT INTO bench.q
 	SELECT t || '_build_auto', format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
 	FROM bench.types WHERE agg_fn IS NOT NULL
 	UNION ALL
+	-- the same two with the build scan off: the Agg node
+	SELECT t || '_build_sized_rows',
+		format('SELECT %s(url, %s, 0.01) IS NOT NULL FROM urls', agg_fn, (SELECT count(*) FROM urls))
+	FROM bench.types WHERE agg_fn IS NOT NULL
+	UNION ALL
+	SELECT t || '_build_auto_rows', format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
+	FROM bench.types WHERE agg_fn IS NOT NULL
+	UNION ALL
 	SELECT t || '_batch_add',
 		format('SELECT %s(%s(%s, 0.01), a) IS NOT NULL FROM arr', replace(agg_fn, '_agg', '_add'),
 			   create_fn, (SELECT count(*) FROM members))
@@ -163,7 +174,8 @@ INSERT INTO bench.q
 	SELECT t || '_batch_agg',
 		format('SELECT %s(url, %s, 0.01) IS NOT NULL FROM members', agg_fn, (SELECT count(*) FROM members))
 	FROM bench.types WHERE agg_fn IS NOT NULL;
-UPDATE bench.q SET probe_scan = false WHERE name LIKE '%\_rows';
+UPDATE bench.q SET probe_scan = false WHERE name LIKE '%\_probe\_%\_rows';
+UPDATE bench.q SET build_scan = false WHERE name LIKE '%\_build\_%\_rows';
 
 -- run every query runs+1 times, round-robin; round 0 is the warm-up
 DROP TABLE IF EXISTS bench.timings;
@@ -176,6 +188,7 @@ BEGIN
 	FOR i IN 0 .. rounds LOOP
 		FOR r IN SELECT * FROM bench.q ORDER BY name LOOP
 			PERFORM set_config('bloomfilter.enable_probe_scan', r.probe_scan::text, false);
+			PERFORM set_config('bloomfilter.enable_build_scan', r.build_scan::text, false);
 			t0 := clock_timestamp();
 			EXECUTE r.sql;
 			INSERT INTO bench.timings
@@ -219,7 +232,9 @@ WITH c(ord, t, test, this, peer, kind, target) AS (
 	UNION ALL SELECT ty.ord * 10 + 2, ty.t, 'probe, join, probe scan off', ty.t || '_probe_join_rows', 'scan_baseline', '<=', NULL FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 2, ty.t, 'probe, array of 1M vs unnest row by row', ty.t || '_probe_array', ty.t || '_probe_unnest', '<=', 1.0 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 3, ty.t, 'build, sized agg vs hll', ty.t || '_build_sized', 'build_hll', '<=', 1.0 FROM bench.types ty
+	UNION ALL SELECT ty.ord * 10 + 3, ty.t, 'build, sized agg vs hll, build scan off', ty.t || '_build_sized_rows', 'build_hll', '<=', NULL FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, auto-sized agg vs hll', ty.t || '_build_auto', 'build_hll', '<=', 1.5 FROM bench.types ty
+	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, auto-sized agg vs hll, build scan off', ty.t || '_build_auto_rows', 'build_hll', '<=', NULL FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 5, ty.t, 'dedup gate speed-up vs NOT EXISTS', ty.t || '_dedup_gate', 'dedup_not_exists', '>=', 5 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 6, ty.t, 'btree index / filter bytes', ty.t || '_filter', 'members_pkey', '>=', 50 FROM bench.types ty WHERE ty.frac = 1
 	UNION ALL SELECT ty.ord * 10 + 7, ty.t, 'batch add(f, text[]) vs agg', ty.t || '_batch_add', ty.t || '_batch_agg', '<=', 1.5 FROM bench.types ty
