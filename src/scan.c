@@ -842,6 +842,38 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 		st->answer[st->offsets[i]] = (st->found[i] != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
 }
 
+/*
+ * After a tuple of the current page that fails: the answers of the tuples
+ * after it on the page, as far as they fail too, and the heap scan moved
+ * on past them (heapgettup_pagemode goes on after rs_cindex), so that a
+ * failing tuple is never stored in the slot only to be dropped.  A tuple
+ * the page pass did not answer stops the run, to be answered from its
+ * slot.  A standard-layout filter's tuples are probed here as they come.
+ */
+static void
+skip_failing(ProbeScanState *st, HeapScanDesc hscan)
+{
+	int			i;
+
+	for (i = hscan->rs_cindex + 1; i < hscan->rs_ntuples; i++)
+	{
+		OffsetNumber off = hscan->rs_vistuples[i];
+		uint8		a = off <= MaxHeapTuplesPerPage ? st->answer[off] : ANSWER_UNKNOWN;
+
+		if (a == ANSWER_HASHED)
+		{
+			bool		found = pgbf_bloom_probe_one(st->filter, st->hash_at[off]);
+
+			a = (found != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
+			st->answer[off] = a;
+		}
+		if (a != ANSWER_FAIL)
+			break;
+		InstrCountFiltered2(&st->css.ss, 1);
+	}
+	hscan->rs_cindex = i - 1;
+}
+
 static TupleTableSlot *
 bf_next(ScanState *ss)
 {
@@ -896,6 +928,8 @@ bf_next(ScanState *ss)
 			return slot;
 		/* EXPLAIN ANALYZE's "Rows Removed by Probe" (summed over workers) */
 		InstrCountFiltered2(ss, 1);
+		if (st->page_mode && block == st->block && ScanDirectionIsForward(estate->es_direction))
+			skip_failing(st, (HeapScanDesc) scan);
 	}
 	return NULL;
 }
