@@ -165,7 +165,7 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 	if (extra || !OidIsValid(b->finalfn))
 		return false;
 
-	/* this module's keyset transition, and a final function of this module */
+	/* one of the transitions above, and a final function of this module */
 	src = pgbf_module_symbol(transfn, nargs + 1, InvalidOid);
 	if (src == NULL)
 		return false;
@@ -257,7 +257,6 @@ element_var(Node *e)
 			return NULL;
 	}
 }
-
 
 static Plan *build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 List *tlist, List *clauses, List *custom_plans);
