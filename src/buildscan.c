@@ -96,16 +96,6 @@ static const struct
 	{"bloom_agg_trans", BF_KIND_BLOOM, true},
 };
 
-static const struct
-{
-	const char *suffix;
-	PgbfElem	kind;
-}			build_elements[] = {
-	{"_text", PGBF_ELEM_BYTES},
-	{"_int8", PGBF_ELEM_INT8},
-	{"_uuid", PGBF_ELEM_UUID},
-};
-
 /* what a build scan computes: one aggregate call, as match_build_agg read it */
 typedef struct BuildAgg
 {
@@ -166,29 +156,19 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 		return false;
 
 	/* one of the transitions above, and a final function of this module */
-	src = pgbf_module_symbol(transfn, nargs + 1, InvalidOid);
-	if (src == NULL)
-		return false;
-	for (int i = 0; i < lengthof(build_aggregates) && !found; i++)
+	src = pgbf_module_elem_symbol(transfn, nargs + 1, InvalidOid, &b->kind);
+	for (int i = 0; src != NULL && i < lengthof(build_aggregates) && !found; i++)
 	{
-		size_t		len = strlen(build_aggregates[i].trans);
-
-		if (strncmp(src, build_aggregates[i].trans, len) != 0)
-			continue;
-		for (int j = 0; j < lengthof(build_elements); j++)
+		if (strcmp(src, build_aggregates[i].trans) == 0 &&
+			(!build_aggregates[i].sized || nargs == 3))
 		{
-			if (strcmp(src + len, build_elements[j].suffix) == 0 &&
-				(!build_aggregates[i].sized || nargs == 3))
-			{
-				b->target = build_aggregates[i].target;
-				b->sized = build_aggregates[i].sized;
-				b->kind = build_elements[j].kind;
-				found = true;
-				break;
-			}
+			b->target = build_aggregates[i].target;
+			b->sized = build_aggregates[i].sized;
+			found = true;
 		}
 	}
-	pfree(src);
+	if (src)
+		pfree(src);
 	final = found ? pgbf_module_symbol(b->finalfn, 1, InvalidOid) : NULL;
 	if (final == NULL)
 		return false;
@@ -239,23 +219,13 @@ collect_aggrefs(Node *node, List **aggrefs)
 
 /* ---- planning ---- */
 
-/* the Var under the element expression (the forms of pgbf_element_column) */
+/* the column under an element expression, after setrefs as before */
 static Var *
 element_var(Node *e)
 {
-	for (;;)
-	{
-		if (e == NULL)
-			return NULL;
-		if (IsA(e, Var))
-			return (Var *) e;
-		if (IsA(e, RelabelType))
-			e = (Node *) ((RelabelType *) e)->arg;
-		else if (IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1)
-			e = linitial(((FuncExpr *) e)->args);
-		else
-			return NULL;
-	}
+	int			elem;
+
+	return pgbf_element_column(e, 0, &elem);
 }
 
 static Plan *build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -474,26 +444,16 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 static void
 push_page(BuildScanState *st, HeapScanDesc hscan, PgbfPending *p, uint64 seed)
 {
-	TupleDesc	desc = RelationGetDescr(st->rel);
 	Page		page = BufferGetPage(hscan->rs_cbuf);
 	MemoryContext old = MemoryContextSwitchTo(st->page_cxt);
 
 	for (int i = 0; i < hscan->rs_ntuples; i++)
 	{
-		OffsetNumber off = hscan->rs_vistuples[i];
-		ItemId		lp = PageGetItemId(page, off);
-		HeapTupleData tup;
 		Datum		d;
 		bool		isnull;
 
-		if (!ItemIdIsNormal(lp))
-			continue;
-		tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-		tup.t_len = ItemIdGetLength(lp);
-		tup.t_tableOid = RelationGetRelid(st->rel);
-		ItemPointerSet(&tup.t_self, hscan->rs_cblock, off);
-		d = heap_getattr(&tup, st->attno, desc, &isnull);
-		if (!isnull)
+		if (pgbf_page_attr(st->rel, page, hscan->rs_cblock, hscan->rs_vistuples[i],
+						   st->attno, &d, &isnull) && !isnull)
 			pgbf_pending_push(p, pgbf_element_hash(st->elem, st->kind, seed, d));
 	}
 	MemoryContextSwitchTo(old);

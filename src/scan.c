@@ -160,36 +160,54 @@ pgbf_module_symbol(Oid funcid, int nargs, Oid rettype)
 }
 
 /*
+ * The C symbol of funcid without its element suffix (palloc'd) and the
+ * element kind the suffix stands for, if funcid is one of this module's
+ * per-element entry points (PGBF_ELEM_ENTRY_POINTS) with nargs arguments
+ * returning rettype (any type if InvalidOid); else NULL.
+ */
+char *
+pgbf_module_elem_symbol(Oid funcid, int nargs, Oid rettype, PgbfElem *kind)
+{
+	char	   *src = pgbf_module_symbol(funcid, nargs, rettype);
+	size_t		len = src ? strlen(src) : 0;
+
+	for (int j = 0; src != NULL && j < lengthof(probe_elements); j++)
+	{
+		size_t		slen = strlen(probe_elements[j].suffix);
+
+		if (len > slen && strcmp(src + len - slen, probe_elements[j].suffix) == 0)
+		{
+			src[len - slen] = '\0';
+			*kind = probe_elements[j].kind;
+			return src;
+		}
+	}
+	if (src)
+		pfree(src);
+	return NULL;
+}
+
+/*
  * Is funcid one of this module's row probes?  Then its type, element kind
  * and which argument is the filter.
  */
 static bool
 probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 {
-	char	   *src = pgbf_module_symbol(funcid, 2, BOOLOID);
+	char	   *base = pgbf_module_elem_symbol(funcid, 2, BOOLOID, kind);
 	bool		found = false;
 
-	if (src == NULL)
-		return false;
-	for (int i = 0; i < lengthof(probe_functions) && !found; i++)
+	for (int i = 0; base != NULL && i < lengthof(probe_functions) && !found; i++)
 	{
-		size_t		len = strlen(probe_functions[i].name);
-
-		if (strncmp(src, probe_functions[i].name, len) != 0)
-			continue;
-		for (int j = 0; j < lengthof(probe_elements); j++)
+		if (strcmp(base, probe_functions[i].name) == 0)
 		{
-			if (strcmp(src + len, probe_elements[j].suffix) == 0)
-			{
-				*type = probe_functions[i].type;
-				*kind = probe_elements[j].kind;
-				*filter_arg = probe_functions[i].filter_arg;
-				found = true;
-				break;
-			}
+			*type = probe_functions[i].type;
+			*filter_arg = probe_functions[i].filter_arg;
+			found = true;
 		}
 	}
-	pfree(src);
+	if (base)
+		pfree(base);
 	return found;
 }
 
@@ -253,7 +271,7 @@ pgbf_element_column(Node *e, Index relid, int *elem)
 	{
 		Var		   *v = (Var *) e;
 
-		if (v->varno == relid && v->varlevelsup == 0 && v->varattno > 0)
+		if ((relid == 0 || v->varno == relid) && v->varlevelsup == 0 && v->varattno > 0)
 			return v;
 	}
 	return NULL;
@@ -785,6 +803,23 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 	return found != st->negate;
 }
 
+bool
+pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
+			   AttrNumber attno, Datum *d, bool *isnull)
+{
+	ItemId		lp = PageGetItemId(page, off);
+	HeapTupleData tup;
+
+	if (!ItemIdIsNormal(lp))
+		return false;
+	tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tup.t_len = ItemIdGetLength(lp);
+	tup.t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tup.t_self, block, off);
+	*d = heap_getattr(&tup, attno, RelationGetDescr(rel), isnull);
+	return true;
+}
+
 /*
  * Answer every visible tuple of the scan's current heap page at once (the
  * tuples a page-at-a-time heap scan returns, in rs_vistuples).  The scan
@@ -794,7 +829,6 @@ static void
 prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 {
 	Relation	rel = st->css.ss.ss_currentRelation;
-	TupleDesc	desc = RelationGetDescr(rel);
 	Page		page = BufferGetPage(hscan->rs_cbuf);
 	MemoryContext old;
 	int			n = 0;
@@ -807,18 +841,11 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 	for (int i = 0; i < nvis; i++)
 	{
 		OffsetNumber off = hscan->rs_vistuples[i];
-		ItemId		lp = PageGetItemId(page, off);
-		HeapTupleData tup;
 		Datum		d;
 		bool		isnull;
 
-		if (!ItemIdIsNormal(lp))
+		if (!pgbf_page_attr(rel, page, st->block, off, st->attno, &d, &isnull))
 			continue;
-		tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-		tup.t_len = ItemIdGetLength(lp);
-		tup.t_tableOid = RelationGetRelid(rel);
-		ItemPointerSet(&tup.t_self, st->block, off);
-		d = heap_getattr(&tup, st->attno, desc, &isnull);
 		if (isnull)
 		{
 			st->answer[off] = ANSWER_FAIL;

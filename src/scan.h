@@ -9,6 +9,8 @@
 #include "pg_common.h"
 
 #include "nodes/primnodes.h"
+#include "storage/bufpage.h"
+#include "utils/relcache.h"
 
 /* set up the GUC, the planner hook and the custom scan methods: _PG_init */
 extern void pgbf_scan_init(void);
@@ -23,11 +25,23 @@ extern void pgbf_build_scan_init(void);
  */
 extern Aggref *pgbf_build_scan_aggref(Node *context);
 
-/* the C symbol of one of this module's functions (scan.c) */
+/*
+ * The C symbol of one of this module's functions, and of one of its
+ * per-element entry points without the element suffix (scan.c)
+ */
 extern char *pgbf_module_symbol(Oid funcid, int nargs, Oid rettype);
+extern char *pgbf_module_elem_symbol(Oid funcid, int nargs, Oid rettype, PgbfElem *kind);
 
 /*
- * The column an element expression reads (of relid), and how the element
+ * Column attno of the tuple at offset off of a heap page the caller has
+ * pinned (a visible one, from a page-at-a-time scan's rs_vistuples);
+ * false if its line pointer is not a normal one
+ */
+extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
+						   AttrNumber attno, Datum *d, bool *isnull);
+
+/*
+ * The column an element expression reads (of relid; of any rel if 0), and how the element
  * is made of its value (ELEM_*), or NULL when e is not one of those forms
  * (scan.c); the hash of that element of a column value d.
  */
