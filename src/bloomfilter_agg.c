@@ -61,11 +61,6 @@ bloom_flush(PgbfPending *p)
 	p->npending = 0;
 }
 
-/*
- * (state, x, capacity, fpr).  The state is a pending state around the
- * filter (see pg_common.h): updated in place, never copied per row; a
- * stage added when it grows is allocated inside it.
- */
 /* bloom_agg(x, capacity, fpr)'s state at its first row (also the build scan's) */
 PgbfPending *
 pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr)
@@ -76,6 +71,11 @@ pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr)
 	return p;
 }
 
+/*
+ * (state, x, capacity, fpr).  The state is a pending state around the
+ * filter (see pg_common.h): updated in place, never copied per row; a
+ * stage added when it grows is allocated inside it.
+ */
 static Datum
 bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {

@@ -13,9 +13,10 @@
 extern BloomFilter *pgbf_bloom_new(MemoryContext cxt, int64 capacity, double fpr,
 								   int layout, bool scalable);
 /* the same, made p's value (pgbf_pending_set_flat) */
-extern PgbfPending *pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr);
 extern void pgbf_bloom_new_pending(PgbfPending *p, int64 capacity, double fpr,
 								   int layout, bool scalable);
+/* bloom_agg(x, capacity, fpr)'s state (its transition and the build scan) */
+extern PgbfPending *pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr);
 extern size_t pgbf_bloom_grown_size(const BloomFilter *f, BloomAddResult r);
 extern BloomFilter *pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt,
 								   bool free_old);

@@ -105,7 +105,6 @@ typedef struct BuildAgg
 	bool		sized;			/* bloom_agg(x, capacity, fpr) */
 	PgbfElem	kind;
 	int			elem;			/* pgbf_element_column's */
-	Var		   *column;
 	double		fpr;
 	int64		capacity;		/* 0: sized from the distinct count */
 } BuildAgg;
@@ -124,6 +123,34 @@ const_arg(Aggref *a, int argno, Oid type, Datum *value)
 }
 
 /*
+ * The call's fpr and capacity: (x), (x, fpr) or (x, capacity, fpr), as
+ * pgbf_keyset_start and bloom_agg's transition read them; false unless
+ * each given one is a non-NULL constant
+ */
+static bool
+call_params(Aggref *a, double *fpr, int64 *capacity)
+{
+	int			nargs = list_length(a->args);
+	Datum		d;
+
+	*fpr = 0.01;
+	*capacity = 0;
+	if (nargs >= 2)
+	{
+		if (!const_arg(a, nargs - 1, FLOAT8OID, &d))
+			return false;
+		*fpr = DatumGetFloat8(d);
+	}
+	if (nargs == 3)
+	{
+		if (!const_arg(a, 1, INT8OID, &d))
+			return false;
+		*capacity = DatumGetInt64(d);
+	}
+	return true;
+}
+
+/*
  * Is a one of the aggregates this scan builds, over a column of rel, with
  * arguments its transition accepts?  Then *b describes it.
  */
@@ -137,7 +164,6 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 	char	   *src;
 	char	   *final;
 	bool		found = false;
-	Datum		d;
 	char		errbuf[BF_ERRLEN];
 
 	if (a->aggfilter != NULL || a->aggdistinct != NIL || a->aggorder != NIL ||
@@ -175,26 +201,10 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 	pfree(final);
 
 	/* the element: a column of rel, as the probe scan reads one */
-	b->column = pgbf_element_column((Node *) linitial_node(TargetEntry, a->args)->expr,
-									rel->relid, &b->elem);
-	if (b->column == NULL)
+	if (pgbf_element_column((Node *) linitial_node(TargetEntry, a->args)->expr,
+							rel->relid, &b->elem) == NULL ||
+		!call_params(a, &b->fpr, &b->capacity))
 		return false;
-
-	/* (x), (x, fpr), (x, capacity, fpr), as pgbf_keyset_start reads them */
-	b->fpr = 0.01;
-	b->capacity = 0;
-	if (nargs >= 2)
-	{
-		if (!const_arg(a, nargs - 1, FLOAT8OID, &d))
-			return false;
-		b->fpr = DatumGetFloat8(d);
-	}
-	if (nargs == 3)
-	{
-		if (!const_arg(a, 1, INT8OID, &d))
-			return false;
-		b->capacity = DatumGetInt64(d);
-	}
 
 	/* arguments the transition would reject: the Agg node raises its error */
 	if (bf_check_params(nargs == 3 ? b->capacity : 1, b->fpr, errbuf) != BF_OK)
@@ -409,7 +419,6 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *tle = linitial_node(TargetEntry, cscan->custom_scan_tlist);
-	int			nargs;
 	Var		   *v;
 
 	st->aggref = castNode(Aggref, tle->expr);
@@ -424,15 +433,8 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	st->attno = v->varattno;
 
 	/* the constants, as the planner checked them (match_build_agg) */
-	nargs = list_length(st->aggref->args);
-	st->fpr = 0.01;
-	st->capacity = 0;
-	if (nargs >= 2)
-		st->fpr = DatumGetFloat8(castNode(Const, list_nth_node(TargetEntry, st->aggref->args,
-															   nargs - 1)->expr)->constvalue);
-	if (nargs == 3)
-		st->capacity = DatumGetInt64(castNode(Const, list_nth_node(TargetEntry, st->aggref->args,
-																   1)->expr)->constvalue);
+	if (!call_params(st->aggref, &st->fpr, &st->capacity))
+		elog(ERROR, "bloomfilter build scan: its aggregate's arguments are not constants");
 	st->rel = ExecOpenScanRelation(estate, v->varno, eflags);
 	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
 										  ALLOCSET_DEFAULT_SIZES);

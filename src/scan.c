@@ -223,14 +223,6 @@ is_url_normalize(Oid funcid)
 	return found;
 }
 
-/*
- * The column under a binary-compatible cast, under the implicit cast of an
- * integer or smallint column to bigint (int48, int28: they cannot fail),
- * or under this module's url_normalize (never an error either), if that
- * is what e is.  *elem then says how the page pass makes the function's
- * element of the column's value: ELEM_COLUMN (as it is), ELEM_INT4 /
- * ELEM_INT2 (the bigint the cast makes), ELEM_URL (normalized).
- */
 #if PG_VERSION_NUM >= 140000
 #define CAST_INT4_INT8 F_INT8_INT4
 #define CAST_INT2_INT8 F_INT8_INT2
@@ -248,6 +240,14 @@ strip_relabel(Node *e)
 	return e;
 }
 
+/*
+ * The column under a binary-compatible cast, under the implicit cast of an
+ * integer or smallint column to bigint (int48, int28: they cannot fail),
+ * or under this module's url_normalize (never an error either), if that
+ * is what e is.  *elem then says how the page pass makes the function's
+ * element of the column's value: ELEM_COLUMN (as it is), ELEM_INT4 /
+ * ELEM_INT2 (the bigint the cast makes), ELEM_URL (normalized).
+ */
 Var *
 pgbf_element_column(Node *e, Index relid, int *elem)
 {

@@ -41,9 +41,9 @@ extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNum
 						   AttrNumber attno, Datum *d, bool *isnull);
 
 /*
- * The column an element expression reads (of relid; of any rel if 0), and how the element
- * is made of its value (ELEM_*), or NULL when e is not one of those forms
- * (scan.c); the hash of that element of a column value d.
+ * The column an element expression reads (of relid; of any rel if 0), and
+ * how the element is made of its value (ELEM_*), or NULL when e is not one
+ * of those forms (scan.c); the hash of that element of a column value d.
  */
 #define ELEM_COLUMN	0			/* the column itself, or a binary-compatible cast */
 #define ELEM_INT4	1			/* integer column cast to bigint */
