@@ -121,22 +121,15 @@ INSERT INTO bench.q VALUES
 	('build_hll', 'SELECT hll_add_agg(hll_hash_text(url)) IS NOT NULL FROM urls');
 \endif
 INSERT INTO bench.q
-	SELECT t || '_probe_subquery',
+	-- each twice: as planned, and (name ending _rows) with the probe scan
+	-- off, a qual answered row by row
+	SELECT t || '_probe_subquery' || v.suffix,
 		format('SELECT count(*) FROM urls WHERE %s((SELECT f FROM bench.f_%s WHERE id = 1), url)', contains_fn, t)
-	FROM bench.types
+	FROM bench.types, (VALUES (''), ('_rows')) v(suffix)
 	UNION ALL
-	SELECT t || '_probe_join',
+	SELECT t || '_probe_join' || v.suffix,
 		format('SELECT count(*) FROM bench.f_%s fl JOIN urls u ON %s(fl.f, u.url) WHERE fl.id = 1', t, contains_fn)
-	FROM bench.types
-	UNION ALL
-	-- the same two with the probe scan off: a qual answered row by row
-	SELECT t || '_probe_subquery_rows',
-		format('SELECT count(*) FROM urls WHERE %s((SELECT f FROM bench.f_%s WHERE id = 1), url)', contains_fn, t)
-	FROM bench.types
-	UNION ALL
-	SELECT t || '_probe_join_rows',
-		format('SELECT count(*) FROM bench.f_%s fl JOIN urls u ON %s(fl.f, u.url) WHERE fl.id = 1', t, contains_fn)
-	FROM bench.types
+	FROM bench.types, (VALUES (''), ('_rows')) v(suffix)
 	UNION ALL
 	-- the 1M members as one array: probed in one call, and row by row
 	SELECT t || '_probe_array',
@@ -151,20 +144,13 @@ INSERT INTO bench.q
 		format('SELECT count(*) FROM batch b WHERE NOT %s((SELECT f FROM bench.f_%s WHERE id = 1), b.url)', contains_fn, t)
 	FROM bench.types WHERE frac = 1
 	UNION ALL
-	SELECT t || '_build_sized',
+	-- each twice: as planned, and (_rows) with the build scan off, the Agg node
+	SELECT t || '_build_sized' || v.suffix,
 		format('SELECT %s(url, %s, 0.01) IS NOT NULL FROM urls', agg_fn, (SELECT count(*) FROM urls))
-	FROM bench.types WHERE agg_fn IS NOT NULL
+	FROM bench.types, (VALUES (''), ('_rows')) v(suffix) WHERE agg_fn IS NOT NULL
 	UNION ALL
-	SELECT t || '_build_auto', format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
-	FROM bench.types WHERE agg_fn IS NOT NULL
-	UNION ALL
-	-- the same two with the build scan off: the Agg node
-	SELECT t || '_build_sized_rows',
-		format('SELECT %s(url, %s, 0.01) IS NOT NULL FROM urls', agg_fn, (SELECT count(*) FROM urls))
-	FROM bench.types WHERE agg_fn IS NOT NULL
-	UNION ALL
-	SELECT t || '_build_auto_rows', format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
-	FROM bench.types WHERE agg_fn IS NOT NULL
+	SELECT t || '_build_auto' || v.suffix, format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
+	FROM bench.types, (VALUES (''), ('_rows')) v(suffix) WHERE agg_fn IS NOT NULL
 	UNION ALL
 	SELECT t || '_batch_add',
 		format('SELECT %s(%s(%s, 0.01), a) IS NOT NULL FROM arr', replace(agg_fn, '_agg', '_add'),
