@@ -412,8 +412,9 @@ extern Datum pgbf_jsonb_from_cstring(const char *json);
 extern void pgbf_check_status(BfStatus st, const char *msg);
 
 /*
- * url_normalize(text)'s result, for the probe scan to make the same bytes
- * (url_type.c): whether it changes src, and its normal form when it does.
+ * url_normalize(text)'s result, for the probe and build scans to make the
+ * same bytes (url_type.c): whether it changes src, and its normal form
+ * when it does.
  */
 extern bool pgbf_url_changes(const char *src, size_t len);
 extern size_t pgbf_url_normalize_into(const char *src, size_t len, char *dst);

@@ -40,8 +40,8 @@ pgbf_url_normalize_into(const char *src, size_t len, char *dst)
 
 /*
  * url_normalize(text) -> text.  Never an error for any input (see
- * pgbf_url_changes).  The probe scan (scan.c) makes the same bytes of a
- * column's value through the two functions above.
+ * pgbf_url_changes).  The probe and build scans (scan.c, buildscan.c)
+ * make the same bytes of a column's value through the two functions above.
  */
 PG_FUNCTION_INFO_V1(url_normalize_text);
 Datum
