@@ -1,7 +1,8 @@
 --
 -- the build scan (bloomfilter.enable_build_scan): bloom_agg(x),
--- counting_bloom_agg and cuckoo_agg of a whole table's column, built a heap
--- page at a time in place of the Agg node.  Where the planner uses it, and
+-- counting_bloom_agg and cuckoo_agg of a table's column (every row, or the
+-- rows a WHERE clause keeps), built a heap page at a time in place of the
+-- Agg node and its Seq Scan.  Where the planner uses it, and
 -- that it builds exactly the bytes the Agg node builds.
 --
 SET max_parallel_workers_per_gather = 0;
@@ -125,9 +126,60 @@ INSERT INTO bs_t (id, n) SELECT i, 100000 + i FROM generate_series(1, 10) i;
 EXECUTE bs_p;
 DEALLOCATE bs_p;
 
+-- a WHERE clause: the Seq Scan's filter, tested on each visible tuple of
+-- the page before its element is read
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_t WHERE id % 3 = 0 AND url LIKE '%page/1%';
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t WHERE id % 3 = 0;
+SELECT count(*) FILTER (WHERE id % 3 <> 0) AS removed_by_filter FROM bs_t;
+-- each aggregate and form, under clauses of every sort: on other columns
+-- and on the element's, on long and compressed values, on system columns
+-- and the whole row, with an InitPlan's value; none passing (the final
+-- function on no state) and only NULL elements passing (on an empty one)
+SELECT w, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_t WHERE %s', agg, col, args, w))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES (''), (', 30000, 0.01')) f(args),
+     (VALUES ('id > 10', 'url'),
+             ('id % 3 = 0 AND url LIKE ''%page/1%''', 'url'),
+             ('url IS NULL', 'url'),
+             ('id < 0', 'url'),
+             ('length(url) > 8000 OR pg_column_compression(url) IS NOT NULL', 'url'),
+             ('n = ANY (''{1, 2, 3, 4000}'') AND v IS NOT NULL', 'v'),
+             ('(ctid::text::point)[0] >= 50 AND tableoid = ''bs_t''::regclass', 'n'),
+             ('bs_t::text LIKE ''%7%''', 'u'),
+             ('id > (SELECT 15000)', 'i2'),
+             ('raw LIKE ''HTTP%''', 'url_normalize(raw)')) c(w, col)
+ORDER BY 1, 2, 3;
+-- a clause that raises an error raises it in the build scan too
+SELECT bloom_agg(url) FROM bs_t WHERE 1 / (id - 5000) > 0;
+-- run again for each outer row, with that row's value in its clause
+SELECT bs_same('SELECT string_agg(x, '','' ORDER BY g) FROM (SELECT g, (SELECT md5(bloom_agg(url)::bytea) FROM bs_t WHERE id % 4 = g) x FROM generate_series(0, 2) g) s');
+SELECT count(DISTINCT (SELECT md5(bloom_agg(url)::bytea) FROM bs_t WHERE id % 4 = g)) AS distinct_filters
+FROM generate_series(0, 2) g;
+-- a generic plan's parameter, and a PL/pgSQL variable
+SET plan_cache_mode = force_generic_plan;
+PREPARE bs_w(int) AS SELECT cuckoo_info(cuckoo_agg(n))->'count' AS count FROM bs_t WHERE id > $1;
+EXPLAIN (COSTS OFF) EXECUTE bs_w(19000);
+EXECUTE bs_w(19000);
+EXECUTE bs_w(19990);
+DEALLOCATE bs_w;
+RESET plan_cache_mode;
+SELECT count(*) FILTER (WHERE id > 19000) AS over_19000,
+       count(*) FILTER (WHERE id > 19990) AS over_19990 FROM bs_t;
+CREATE FUNCTION bs_count(lim int) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN (SELECT (cuckoo_info(cuckoo_agg(n))->>'count')::bigint FROM bs_t WHERE id > lim);
+END $$;
+SELECT bs_count(19000), bs_count(19990);
+-- an index that answers the clause more cheaply: the planner takes it
+CREATE INDEX bs_t_id ON bs_t (id);
+SELECT bs_same('SELECT bloom_agg(url) FROM bs_t WHERE id = 100');
+DROP INDEX bs_t_id;
+
 -- not its job: the usual plan, the usual answer
 SELECT q, bs_same(q) FROM (VALUES
-	('SELECT cuckoo_agg(url) FROM bs_t WHERE id > 10'),
+	('SELECT cuckoo_agg(url) FROM bs_t WHERE url <> ALL (SELECT url FROM bs_mv LIMIT 3)'),
+	('SELECT cuckoo_agg(url) FROM bs_t WHERE now() > ''2000-01-01'''),
 	('SELECT md5(cuckoo_agg(url)::bytea) FROM bs_t GROUP BY id % 2 ORDER BY 1 LIMIT 1'),
 	('SELECT cuckoo_agg(url) FILTER (WHERE id > 10) FROM bs_t'),
 	('SELECT cuckoo_agg(DISTINCT url) FROM bs_t'),
@@ -156,4 +208,4 @@ SELECT bs_same('SELECT cuckoo_agg(url) FROM bs_parent');
 SELECT bs_same('SELECT cuckoo_agg(url) FROM ONLY bs_parent');
 
 DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent CASCADE;
-DROP FUNCTION bs_same(text);
+DROP FUNCTION bs_same(text), bs_count(int);

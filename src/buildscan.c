@@ -24,14 +24,23 @@
  *     fpr]) or cuckoo_agg(x [, [capacity,] fpr])
  *
  * with no GROUP BY, HAVING, FILTER, DISTINCT or ORDER BY in the call, over
- * one plain table (or materialized view) scanned whole, without a WHERE
- * clause, row-level security, row locks or TABLESAMPLE; x a column of the
+ * one plain table (or materialized view) read by a sequential scan,
+ * without row-level security, row locks or TABLESAMPLE; x a column of the
  * table in any form the probe scan reads (scan.c: a binary-compatible or
  * integer-to-bigint cast of one, or url_normalize of one), capacity and fpr
  * constants that the transition would accept.  Anything else gets the
  * usual plan.  The aggregate may sit in an expression (cuckoo_agg(x) IS
  * NOT NULL): the scan's tuple is the aggregate's value, and its target
  * list computes the rest.
+ *
+ * A WHERE clause on the table is the Seq Scan's filter, the same clauses
+ * in the same order (the planner's, taken from the Seq Scan plan it makes
+ * of them), evaluated on each visible tuple of the page before its
+ * element is read, as the Seq Scan evaluates them before the Agg node
+ * sees the row.  Not taken: a clause with a sub-select (SubPlan) or one
+ * that is constant for the whole scan (the planner tests that once, in a
+ * Result above the scan).  Where an index answers the WHERE clause more
+ * cheaply, the planner's costs choose the index.
  *
  * The scan is offered beside the Agg paths at the cost of the sequential
  * scan plus half the transition's cost a row, so that a parallel plan the
@@ -252,6 +261,30 @@ static const CustomScanMethods build_scan_methods = {
 	.CreateCustomScanState = build_create_state,
 };
 
+/*
+ * The table's WHERE clauses, which the scan tests on each tuple as the
+ * Seq Scan's filter would: none with a sub-select (its SubPlan needs a
+ * plan node of its own to run from), none constant for the whole scan
+ * (those the planner tests once, in a Result above the scan, before any
+ * row is read; taken into the filter they would be tested row by row)
+ */
+static bool
+quals_ok(PlannerInfo *root, RelOptInfo *rel)
+{
+	ListCell   *lc;
+
+	if (root->hasPseudoConstantQuals)
+		return false;
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant || contain_subplans((Node *) ri->clause))
+			return false;
+	}
+	return true;
+}
+
 static void
 bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
 			   RelOptInfo *output_rel, void *extra)
@@ -277,10 +310,10 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 		root->rowMarks != NIL || output_rel->reloptkind != RELOPT_UPPER_REL)
 		return;
 
-	/* over one plain table scanned whole: no qual, no security qual, no sample */
+	/* over one plain table: no security qual, no sample, quals the scan can test */
 	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION ||
-		input_rel->baserestrictinfo != NIL || input_rel->lateral_relids != NULL ||
-		input_rel->cheapest_total_path == NULL)
+		input_rel->lateral_relids != NULL || input_rel->cheapest_total_path == NULL ||
+		IS_DUMMY_REL(input_rel) || !quals_ok(root, input_rel))
 		return;
 	rte = planner_rt_fetch(input_rel->relid, root);
 	if (rte->inh || rte->tablesample != NULL || rte->securityQuals != NIL ||
@@ -302,7 +335,7 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 		return;
 
 	seq = create_seqscan_path(root, input_rel, NULL, 0);
-	trans_cost = 0.5 * cpu_operator_cost * input_rel->tuples;
+	trans_cost = 0.5 * cpu_operator_cost * input_rel->rows;
 
 	cp = makeNode(CustomPath);
 	cp->path.pathtype = T_CustomScan;
@@ -317,19 +350,26 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	cp->path.total_cost = cp->path.startup_cost;
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
-	cp->custom_paths = NIL;
+	/* a WHERE clause: its Seq Scan plan, made only to take its filter */
+	cp->custom_paths = input_rel->baserestrictinfo != NIL ? list_make1(seq) : NIL;
 	cp->custom_private = list_make1(b.aggref);
 	cp->methods = &build_path_methods;
 	add_path(output_rel, &cp->path);
 }
 
 /*
- * The plan: the aggregate call is the scan tuple's one column
+ * The plan: the aggregate call is the scan tuple's first column
  * (custom_scan_tlist), so setrefs turns it into a reference to that column
  * wherever the target list has it and offsets the table's Vars in it with
- * the rest of the plan; the executor finds the table there.  In
- * custom_private: the target kind, element kind, element form and the
- * final function.
+ * the rest of the plan; the executor finds the table there.  The WHERE
+ * clauses, as the Seq Scan plan made of the same path has them (the
+ * planner's order, cheapest first), follow as junk columns, for setrefs
+ * to offset their Vars too (the scan tuple never holds a value for them),
+ * and again in custom_exprs, where the planner looks for the Params of
+ * sub-selects and outer queries they use (custom_scan_tlist, it assumes,
+ * has none), so that the scan is run again when one changes.  In
+ * custom_private: the target kind, element kind, element form, the final
+ * function and whether the call is bloom_agg(x, capacity, fpr).
  */
 static Plan *
 build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -338,6 +378,9 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Aggref	   *aggref = linitial(best_path->custom_private);
 	Var		   *v = element_var((Node *) linitial_node(TargetEntry, aggref->args)->expr);
 	CustomScan *cscan = makeNode(CustomScan);
+	List	   *quals = custom_plans != NIL ? ((Plan *) linitial(custom_plans))->qual : NIL;
+	AttrNumber	resno = 1;
+	ListCell   *lc;
 	BuildAgg	b;
 
 	if (v == NULL || !match_build_agg(find_base_rel(root, v->varno), aggref, &b))
@@ -347,13 +390,17 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = NIL;
+	cscan->custom_exprs = copyObject(quals);
 	cscan->custom_private = list_make5(makeInteger(b.target), makeInteger(b.kind),
 									   makeInteger(b.elem),
 									   makeInteger((int) b.finalfn),
 									   makeInteger(b.sized ? 1 : 0));
-	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), 1,
+	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++,
 														  NULL, false));
+	foreach(lc, quals)
+		cscan->custom_scan_tlist = lappend(cscan->custom_scan_tlist,
+										   makeTargetEntry(copyObject(lfirst(lc)), resno++,
+														   NULL, true));
 	cscan->custom_relids = NULL;
 	cscan->methods = &build_scan_methods;
 	return &cscan->scan.plan;
@@ -375,6 +422,11 @@ typedef struct BuildScanState
 	double		fpr;
 	int64		capacity;
 	bool		done;			/* the one row returned */
+	ExprState  *qual;			/* the WHERE clause, or NULL */
+	TupleTableSlot *qual_slot;	/* a page's tuple, for the qual to read */
+	HeapTupleData qual_tuple;	/* what qual_slot holds */
+	PgbfPending *pending;		/* the state; NULL until the first row */
+	uint64		seed;			/* its hash seed */
 	MemoryContext build_cxt;	/* the state and the result; reset at rescan */
 	MemoryContext page_cxt;		/* detoasted values of one page */
 } BuildScanState;
@@ -436,15 +488,99 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	if (!call_params(st->aggref, &st->fpr, &st->capacity))
 		elog(ERROR, "bloomfilter build scan: its aggregate's arguments are not constants");
 	st->rel = ExecOpenScanRelation(estate, v->varno, eflags);
+
+	/*
+	 * The WHERE clause: the junk columns after the aggregate.  Prepared
+	 * standalone (no parent node): given the scan node, the expression
+	 * would take the scan slot for its tuple's layout, the aggregate's
+	 * value in a virtual slot, and read the table's tuples as if deformed.
+	 */
+	if (list_length(cscan->custom_scan_tlist) > 1)
+	{
+		List	   *quals = NIL;
+		ListCell   *lc;
+
+		for_each_from(lc, cscan->custom_scan_tlist, 1)
+			quals = lappend(quals, lfirst_node(TargetEntry, lc)->expr);
+		st->qual = ExecPrepareQual(quals, estate);
+		st->qual_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(st->rel),
+											   &TTSOpsHeapTuple);
+	}
 	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
 										  ALLOCSET_DEFAULT_SIZES);
 	st->page_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan page",
 										 ALLOCSET_DEFAULT_SIZES);
 }
 
-/* queue the element hash of every visible tuple of the scan's current heap page */
+/* does the row in slot pass the WHERE clause (none: it does)? */
+static bool
+qual_passes(BuildScanState *st, TupleTableSlot *slot)
+{
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+
+	if (st->qual == NULL)
+		return true;
+	ResetExprContext(econtext);
+	econtext->ecxt_scantuple = slot;
+	if (ExecQual(st->qual, econtext))
+		return true;
+	InstrCountFiltered1(st, 1);
+	return false;
+}
+
+/* the element of the page's tuple at off that passes the WHERE clause */
+static bool
+page_element(BuildScanState *st, Page page, BlockNumber block, OffsetNumber off,
+			 Datum *d, bool *isnull)
+{
+	ItemId		lp;
+
+	if (st->qual == NULL)
+		return pgbf_page_attr(st->rel, page, block, off, st->attno, d, isnull);
+	lp = PageGetItemId(page, off);
+	if (!ItemIdIsNormal(lp))
+		return false;
+	st->qual_tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	st->qual_tuple.t_len = ItemIdGetLength(lp);
+	st->qual_tuple.t_tableOid = RelationGetRelid(st->rel);
+	ItemPointerSet(&st->qual_tuple.t_self, block, off);
+	ExecStoreHeapTuple(&st->qual_tuple, st->qual_slot, false);
+	if (!qual_passes(st, st->qual_slot))
+		return false;
+	*d = slot_getattr(st->qual_slot, st->attno, isnull);
+	return true;
+}
+
+/*
+ * Queue the hash of a row's element (none if NULL).  The state is made at
+ * the first row, NULL or not, as the transition makes it (no row: the
+ * final function gets no state, as from the Agg node).
+ */
+static inline void
+push_element(BuildScanState *st, Datum d, bool isnull)
+{
+	if (st->pending == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
+
+		if (st->sized)
+			st->pending = pgbf_bloom_agg_new_pending(st->build_cxt, st->capacity, st->fpr);
+		else
+			st->pending = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr,
+												  st->capacity);
+		st->seed = ((const BfHeader *) st->pending->flat)->seed;
+		MemoryContextSwitchTo(old);
+	}
+	if (!isnull)
+		pgbf_pending_push(st->pending, pgbf_element_hash(st->elem, st->kind, st->seed, d));
+}
+
+/*
+ * queue the element hash of every visible tuple of the scan's current heap
+ * page that passes the WHERE clause
+ */
 static void
-push_page(BuildScanState *st, HeapScanDesc hscan, PgbfPending *p, uint64 seed)
+push_page(BuildScanState *st, HeapScanDesc hscan)
 {
 	Page		page = BufferGetPage(hscan->rs_cbuf);
 	MemoryContext old = MemoryContextSwitchTo(st->page_cxt);
@@ -454,20 +590,21 @@ push_page(BuildScanState *st, HeapScanDesc hscan, PgbfPending *p, uint64 seed)
 		Datum		d;
 		bool		isnull;
 
-		if (pgbf_page_attr(st->rel, page, hscan->rs_cblock, hscan->rs_vistuples[i],
-						   st->attno, &d, &isnull) && !isnull)
-			pgbf_pending_push(p, pgbf_element_hash(st->elem, st->kind, seed, d));
+		if (page_element(st, page, hscan->rs_cblock, hscan->rs_vistuples[i], &d, &isnull))
+			push_element(st, d, isnull);
 	}
+	if (st->qual_slot)
+		ExecClearTuple(st->qual_slot);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->page_cxt);
 }
 
 /*
  * The aggregate's value: every row's element queued in a pending state as
- * the transition does it (the state made at the first row, as there), and
- * the final function called on it, or on NULL for no rows, as the Agg
- * node calls it.  The final function finds the call's constants through
- * pgbf_build_scan_aggref when it needs them (no rows).
+ * the transition does it (push_element), and the final function called on
+ * that state, or on NULL for no rows, as the Agg node calls it.  The final
+ * function finds the call's constants through pgbf_build_scan_aggref when
+ * it needs them (no rows).
  */
 static Datum
 build_value(BuildScanState *st, bool *isnull)
@@ -475,8 +612,6 @@ build_value(BuildScanState *st, bool *isnull)
 	EState	   *estate = st->css.ss.ps.state;
 	TableScanDesc scan;
 	TupleTableSlot *slot;
-	PgbfPending *p = NULL;
-	uint64		seed = 0;
 	bool		page_mode = st->rel->rd_tableam == GetHeapamTableAmRoutine();
 	BlockNumber done_block = InvalidBlockNumber;
 	MemoryContext old;
@@ -486,19 +621,12 @@ build_value(BuildScanState *st, bool *isnull)
 	LOCAL_FCINFO(fcinfo, 1);
 
 	old = MemoryContextSwitchTo(st->build_cxt);
+	st->pending = NULL;
 	scan = table_beginscan(st->rel, estate->es_snapshot, 0, NULL);
 	slot = table_slot_create(st->rel, NULL);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (p == NULL)
-		{
-			if (st->sized)
-				p = pgbf_bloom_agg_new_pending(st->build_cxt, st->capacity, st->fpr);
-			else
-				p = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr, st->capacity);
-			seed = ((const BfHeader *) p->flat)->seed;
-		}
 		if (page_mode)
 		{
 			HeapScanDesc hscan = (HeapScanDesc) scan;
@@ -509,7 +637,7 @@ build_value(BuildScanState *st, bool *isnull)
 			if ((scan->rs_flags & SO_ALLOW_PAGEMODE) && hscan->rs_cblock == block &&
 				BufferIsValid(hscan->rs_cbuf))
 			{
-				push_page(st, hscan, p, seed);
+				push_page(st, hscan);
 				done_block = block;
 
 				/*
@@ -522,17 +650,15 @@ build_value(BuildScanState *st, bool *isnull)
 				continue;
 			}
 		}
+		if (qual_passes(st, slot))
 		{
 			bool		null;
 			Datum		d = slot_getattr(slot, st->attno, &null);
 
-			if (!null)
-			{
-				MemoryContextSwitchTo(st->page_cxt);
-				pgbf_pending_push(p, pgbf_element_hash(st->elem, st->kind, seed, d));
-				MemoryContextSwitchTo(st->build_cxt);
-				MemoryContextReset(st->page_cxt);
-			}
+			MemoryContextSwitchTo(st->page_cxt);
+			push_element(st, d, null);
+			MemoryContextSwitchTo(st->build_cxt);
+			MemoryContextReset(st->page_cxt);
 		}
 	}
 	ExecDropSingleTupleTableSlot(slot);
@@ -540,12 +666,26 @@ build_value(BuildScanState *st, bool *isnull)
 
 	fmgr_info_cxt(st->finalfn, &flinfo, st->build_cxt);
 	InitFunctionCallInfoData(*fcinfo, &flinfo, 1, InvalidOid, (Node *) st, NULL);
-	fcinfo->args[0].value = p != NULL ? pgbf_pending_datum(p) : (Datum) 0;
-	fcinfo->args[0].isnull = p == NULL;
+	fcinfo->args[0].value = st->pending != NULL ? pgbf_pending_datum(st->pending) : (Datum) 0;
+	fcinfo->args[0].isnull = st->pending == NULL;
 	result = FunctionCallInvoke(fcinfo);
 	*isnull = fcinfo->isnull;
 	MemoryContextSwitchTo(old);
 	return result;
+}
+
+/* the scan's one tuple: the aggregate's value (the WHERE clause's columns NULL) */
+static TupleTableSlot *
+store_value(BuildScanState *st, TupleTableSlot *slot)
+{
+	ExecClearTuple(slot);
+	for (int i = 1; i < slot->tts_tupleDescriptor->natts; i++)
+	{
+		slot->tts_values[i] = (Datum) 0;
+		slot->tts_isnull[i] = true;
+	}
+	slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
+	return ExecStoreVirtualTuple(slot);
 }
 
 static TupleTableSlot *
@@ -557,9 +697,7 @@ build_next(ScanState *ss)
 	if (st->done)
 		return NULL;
 	st->done = true;
-	ExecClearTuple(slot);
-	slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
-	return ExecStoreVirtualTuple(slot);
+	return store_value(st, slot);
 }
 
 /*
@@ -574,11 +712,7 @@ build_recheck(ScanState *ss, TupleTableSlot *slot)
 	BuildScanState *st = (BuildScanState *) ss;
 
 	if (TupIsNull(slot))
-	{
-		ExecClearTuple(slot);
-		slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
-		ExecStoreVirtualTuple(slot);
-	}
+		(void) store_value(st, slot);
 	return true;
 }
 
@@ -600,6 +734,7 @@ build_rescan(CustomScanState *node)
 
 	ExecClearTuple(node->ss.ss_ScanTupleSlot);
 	MemoryContextReset(st->build_cxt);
+	st->pending = NULL;
 	st->done = false;
 	ExecScanReScan(&node->ss);
 }
@@ -616,6 +751,25 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Aggregate",
 						deparse_expression((Node *) st->aggref, context, es->verbose, false),
 						es);
+
+	/* the WHERE clause, shown as a scan's filter is */
+	if (list_length(cscan->custom_scan_tlist) > 1)
+	{
+		List	   *quals = NIL;
+		ListCell   *lc;
+		Instrumentation *instr = node->ss.ps.instrument;
+
+		for_each_from(lc, cscan->custom_scan_tlist, 1)
+			quals = lappend(quals, lfirst_node(TargetEntry, lc)->expr);
+		ExplainPropertyText("Filter",
+							deparse_expression((Node *) make_ands_explicit(quals), context,
+											   es->verbose, false),
+							es);
+		if (es->analyze && instr != NULL && instr->nloops > 0 &&
+			(instr->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
+			ExplainPropertyFloat("Rows Removed by Filter", NULL,
+								 instr->nfiltered1 / instr->nloops, 0, es);
+	}
 }
 
 /* ---- set-up ---- */
