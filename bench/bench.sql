@@ -118,7 +118,9 @@ INSERT INTO bench.q VALUES
 	('scan_join_baseline', 'SELECT count(*) FROM bench.f_bloom fl JOIN urls u ON octet_length(u.url) > fl.id - 1 WHERE fl.id = 1');
 \if :have_hll
 INSERT INTO bench.q VALUES
-	('build_hll', 'SELECT hll_add_agg(hll_hash_text(url)) IS NOT NULL FROM urls');
+	('build_hll', 'SELECT hll_add_agg(hll_hash_text(url)) IS NOT NULL FROM urls'),
+	-- nine rows in ten: the build scan tests the clause itself
+	('build_hll_where', 'SELECT hll_add_agg(hll_hash_text(url)) IS NOT NULL FROM urls WHERE id % 10 <> 0');
 \endif
 INSERT INTO bench.q
 	-- each twice: as planned, and (name ending _rows) with the probe scan
@@ -150,6 +152,10 @@ INSERT INTO bench.q
 	FROM bench.types, (VALUES (''), ('_rows')) v(suffix) WHERE agg_fn IS NOT NULL
 	UNION ALL
 	SELECT t || '_build_auto' || v.suffix, format('SELECT %s(url) IS NOT NULL FROM urls', agg_fn)
+	FROM bench.types, (VALUES (''), ('_rows')) v(suffix) WHERE agg_fn IS NOT NULL
+	UNION ALL
+	SELECT t || '_build_where' || v.suffix,
+		format('SELECT %s(url, %s, 0.01) IS NOT NULL FROM urls WHERE id %% 10 <> 0', agg_fn, (SELECT count(*) FROM urls))
 	FROM bench.types, (VALUES (''), ('_rows')) v(suffix) WHERE agg_fn IS NOT NULL
 	UNION ALL
 	SELECT t || '_batch_add',
@@ -229,6 +235,8 @@ WITH c(ord, t, test, this, peer, kind, target) AS (
 	UNION ALL SELECT ty.ord * 10 + 3, ty.t, 'build, sized agg vs hll, build scan off', ty.t || '_build_sized_rows', 'build_hll', '<=', NULL FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, auto-sized agg vs hll', ty.t || '_build_auto', 'build_hll', '<=', 1.5 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, auto-sized agg vs hll, build scan off', ty.t || '_build_auto_rows', 'build_hll', '<=', NULL FROM bench.types ty
+	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, sized agg vs hll, WHERE on 9 rows in 10', ty.t || '_build_where', 'build_hll_where', '<=', NULL FROM bench.types ty
+	UNION ALL SELECT ty.ord * 10 + 4, ty.t, 'build, sized agg vs hll, WHERE, build scan off', ty.t || '_build_where_rows', 'build_hll_where', '<=', NULL FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 5, ty.t, 'dedup gate speed-up vs NOT EXISTS', ty.t || '_dedup_gate', 'dedup_not_exists', '>=', 5 FROM bench.types ty
 	UNION ALL SELECT ty.ord * 10 + 6, ty.t, 'btree index / filter bytes', ty.t || '_filter', 'members_pkey', '>=', 50 FROM bench.types ty WHERE ty.frac = 1
 	UNION ALL SELECT ty.ord * 10 + 7, ty.t, 'batch add(f, text[]) vs agg', ty.t || '_batch_add', ty.t || '_batch_agg', '<=', 1.5 FROM bench.types ty
