@@ -156,6 +156,10 @@ SELECT bloom_agg(url) FROM bs_t WHERE 1 / (id - 5000) > 0;
 SELECT bs_same('SELECT string_agg(x, '','' ORDER BY g) FROM (SELECT g, (SELECT md5(bloom_agg(url)::bytea) FROM bs_t WHERE id % 4 = g) x FROM generate_series(0, 2) g) s');
 SELECT count(DISTINCT (SELECT md5(bloom_agg(url)::bytea) FROM bs_t WHERE id % 4 = g)) AS distinct_filters
 FROM generate_series(0, 2) g;
+-- and for each row of a LATERAL join: the inner side of a nested loop
+EXPLAIN (COSTS OFF)
+SELECT g, f FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s;
+SELECT bs_same('SELECT string_agg(md5(f::bytea), '','' ORDER BY g) FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s');
 -- a generic plan's parameter, and a PL/pgSQL variable
 SET plan_cache_mode = force_generic_plan;
 PREPARE bs_w(int) AS SELECT cuckoo_info(cuckoo_agg(n))->'count' AS count FROM bs_t WHERE id > $1;
