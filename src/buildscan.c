@@ -391,10 +391,11 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = copyObject(quals);
-	cscan->custom_private = list_make5(makeInteger(b.target), makeInteger(b.kind),
-									   makeInteger(b.elem),
-									   makeInteger((int) b.finalfn),
-									   makeInteger(b.sized ? 1 : 0));
+	/* (list_make5 is 14's: not in 13) */
+	cscan->custom_private = lappend(list_make4(makeInteger(b.target), makeInteger(b.kind),
+											   makeInteger(b.elem),
+											   makeInteger((int) b.finalfn)),
+									makeInteger(b.sized ? 1 : 0));
 	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++,
 														  NULL, false));
 	foreach(lc, quals)
@@ -407,6 +408,17 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 }
 
 /* ---- execution ---- */
+
+/* the WHERE clause in the plan: the scan tuple's columns after the aggregate */
+static List *
+plan_quals(CustomScan *cscan)
+{
+	List	   *quals = NIL;
+
+	for (int i = 1; i < list_length(cscan->custom_scan_tlist); i++)
+		quals = lappend(quals, list_nth_node(TargetEntry, cscan->custom_scan_tlist, i)->expr);
+	return quals;
+}
 
 typedef struct BuildScanState
 {
@@ -497,12 +509,7 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	 */
 	if (list_length(cscan->custom_scan_tlist) > 1)
 	{
-		List	   *quals = NIL;
-		ListCell   *lc;
-
-		for_each_from(lc, cscan->custom_scan_tlist, 1)
-			quals = lappend(quals, lfirst_node(TargetEntry, lc)->expr);
-		st->qual = ExecPrepareQual(quals, estate);
+		st->qual = ExecPrepareQual(plan_quals(cscan), estate);
 		st->qual_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(st->rel),
 											   &TTSOpsHeapTuple);
 	}
@@ -755,15 +762,11 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	/* the WHERE clause, shown as a scan's filter is */
 	if (list_length(cscan->custom_scan_tlist) > 1)
 	{
-		List	   *quals = NIL;
-		ListCell   *lc;
 		Instrumentation *instr = node->ss.ps.instrument;
 
-		for_each_from(lc, cscan->custom_scan_tlist, 1)
-			quals = lappend(quals, lfirst_node(TargetEntry, lc)->expr);
 		ExplainPropertyText("Filter",
-							deparse_expression((Node *) make_ands_explicit(quals), context,
-											   es->verbose, false),
+							deparse_expression((Node *) make_ands_explicit(plan_quals(cscan)),
+											   context, es->verbose, false),
 							es);
 		if (es->analyze && instr != NULL && instr->nloops > 0 &&
 			(instr->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))

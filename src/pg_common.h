@@ -9,6 +9,11 @@
 
 #include "postgres.h"
 
+/* the varlena macros (VARSIZE, SET_VARSIZE, ...): split off postgres.h in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
 #include "access/detoast.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
