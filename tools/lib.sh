@@ -51,7 +51,7 @@ ensure_deps() {
 
 build_and_install() {
 	log "building and installing bloomfilter"
-	make -s PG_CONFIG="$PG_CONFIG" -j2 >/dev/null
+	make -s PG_CONFIG="$PG_CONFIG" WERROR="${WERROR:-}" -j2 >/dev/null
 	if [ -n "${BLOOMFILTER_PGROOT:-}" ]; then
 		make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 	else

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 if [ "${1:-}" != "--stages" ]; then
 	EXTRA_DEPS="clang libclang-rt-14-dev" ensure_deps
-	build_and_install
+	WERROR=-Werror build_and_install
 	scratch=$(make_scratch)
 	log "running tests in $scratch"
 	status=0
