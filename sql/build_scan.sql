@@ -1,8 +1,9 @@
 --
 -- the build scan (bloomfilter.enable_build_scan): bloom_agg(x),
 -- counting_bloom_agg and cuckoo_agg of a table's column (every row, or the
--- rows a WHERE clause keeps), built a heap page at a time in place of the
--- Agg node and its Seq Scan.  Where the planner uses it, and
+-- rows a WHERE clause keeps; a partitioned table's partitions one after
+-- another), built a heap page at a time in place of the Agg node and its
+-- Seq Scan (or Append of them).  Where the planner uses it, and
 -- that it builds exactly the bytes the Agg node builds.
 --
 SET max_parallel_workers_per_gather = 0;
@@ -204,12 +205,60 @@ SELECT counting_bloom_agg(url, 100, 0.01) FROM bs_t;
 -- a filter too big for one value: bloom_agg(x, capacity, fpr)'s error, at the first row
 SELECT bloom_agg(url, 4000000000000, 0.0001) FROM bs_t;
 
--- an inheritance parent: its children's rows too, so the usual plan
+-- an inheritance parent: its own rows and its children's, table by table
 CREATE TABLE bs_parent (url text);
 CREATE TABLE bs_child () INHERITS (bs_parent);
+INSERT INTO bs_parent VALUES ('p');
 INSERT INTO bs_child VALUES ('a'), ('b');
+EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url) FROM bs_parent;
 SELECT bs_same('SELECT cuckoo_agg(url) FROM bs_parent');
+SELECT cuckoo_info(cuckoo_agg(url))->'count' AS count FROM bs_parent;
 SELECT bs_same('SELECT cuckoo_agg(url) FROM ONLY bs_parent');
 
-DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent CASCADE;
+-- a partitioned table: partitions whose columns sit at other positions
+-- (one made with its own column order and a dropped column, then
+-- attached), a partition partitioned again, a default partition, one
+-- left empty; the partitions a WHERE clause prunes are not read
+CREATE TABLE bs_part (k int, url text, n bigint) PARTITION BY RANGE (k);
+CREATE TABLE bs_part_1 PARTITION OF bs_part FOR VALUES FROM (0) TO (5000);
+CREATE TABLE bs_part_2 (gone int, n bigint, url text, k int);
+ALTER TABLE bs_part_2 DROP COLUMN gone;
+ALTER TABLE bs_part ATTACH PARTITION bs_part_2 FOR VALUES FROM (5000) TO (10000);
+CREATE TABLE bs_part_3 PARTITION OF bs_part FOR VALUES FROM (10000) TO (20000)
+	PARTITION BY LIST ((k % 2));
+CREATE TABLE bs_part_3e PARTITION OF bs_part_3 FOR VALUES IN (0);
+CREATE TABLE bs_part_3o PARTITION OF bs_part_3 FOR VALUES IN (1);
+CREATE TABLE bs_part_empty PARTITION OF bs_part FOR VALUES FROM (30000) TO (40000);
+CREATE TABLE bs_part_def PARTITION OF bs_part DEFAULT;
+INSERT INTO bs_part SELECT id, url, n FROM bs_t;
+INSERT INTO bs_part VALUES (25000, 'https://example.com/default', 1), (-1, NULL, NULL);
+ANALYZE bs_part;
+SELECT tableoid::regclass AS partition, count(*) FROM bs_part GROUP BY 1 ORDER BY 1;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000 AND n > 10;
+SELECT w, col, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_part %s', agg, col, args, w))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES (''), (', 30000, 0.01')) f(args),
+     (VALUES ('', 'url'), ('', 'n'),
+             ('WHERE k >= 5000 AND k < 12000 AND n > 10', 'url'),
+             ('WHERE k % 3 = 0', 'n'),
+             ('WHERE k > 100000', 'url')) c(w, col)
+ORDER BY 1, 2, 3, 4;
+-- the same filter as the rows gathered into one plain table
+CREATE TABLE bs_part_copy AS SELECT * FROM bs_part;
+SELECT (SELECT cuckoo_agg(url)::bytea FROM bs_part) = (SELECT cuckoo_agg(url)::bytea FROM bs_part_copy)
+	AS same_as_one_table;
+
+-- a foreign table among the partitions: the usual plan
+CREATE EXTENSION file_fdw;
+CREATE SERVER bs_files FOREIGN DATA WRAPPER file_fdw;
+CREATE FOREIGN TABLE bs_part_ft PARTITION OF bs_part FOR VALUES FROM (50000) TO (60000)
+	SERVER bs_files OPTIONS (filename '/dev/null');
+SELECT bs_same('SELECT bloom_agg(url) FROM bs_part');
+SELECT bs_same('SELECT bloom_agg(url) FROM bs_part WHERE k < 50000');
+DROP FOREIGN TABLE bs_part_ft;
+DROP SERVER bs_files;
+DROP EXTENSION file_fdw;
+
+DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent, bs_part, bs_part_copy CASCADE;
 DROP FUNCTION bs_same(text), bs_count(int);

@@ -24,11 +24,13 @@
  *     fpr]) or cuckoo_agg(x [, [capacity,] fpr])
  *
  * with no GROUP BY, HAVING, FILTER, DISTINCT or ORDER BY in the call, over
- * one plain table (or materialized view) read by a sequential scan,
- * without row-level security, row locks or TABLESAMPLE; x a column of the
- * table in any form the probe scan reads (scan.c: a binary-compatible or
- * integer-to-bigint cast of one, or url_normalize of one), capacity and fpr
- * constants that the transition would accept.  Anything else gets the
+ * one plain table (or materialized view) read by a sequential scan, or a
+ * partitioned table or inheritance parent whose tables (the partitions
+ * the planner did not prune) all are, without row-level security, row
+ * locks or TABLESAMPLE; x a column of the table in any form the probe
+ * scan reads (scan.c: a binary-compatible or integer-to-bigint cast of
+ * one, or url_normalize of one), capacity and fpr constants that the
+ * transition would accept.  Anything else gets the
  * usual plan.  The aggregate may sit in an expression (cuckoo_agg(x) IS
  * NOT NULL): the scan's tuple is the aggregate's value, and its target
  * list computes the rest.
@@ -40,7 +42,9 @@
  * sees the row.  Not taken: a clause with a sub-select (SubPlan) or one
  * that is constant for the whole scan (the planner tests that once, in a
  * Result above the scan).  Where an index answers the WHERE clause more
- * cheaply, the planner's costs choose the index.
+ * cheaply, the planner's costs choose the index.  A partitioned table's
+ * partitions are read one after another, as the Append node would, each
+ * with the element and the clauses in its own columns.
  *
  * The scan is offered beside the Agg paths at the cost of the sequential
  * scan plus half the transition's cost a row, so that a parallel plan the
@@ -64,6 +68,7 @@
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/appendinfo.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -285,18 +290,78 @@ quals_ok(PlannerInfo *root, RelOptInfo *rel)
 	return true;
 }
 
+/*
+ * The tables the scan reads for rel: rel itself, a plain table or
+ * materialized view, or for an inheritance parent or partitioned table
+ * (rte->inh) the leaves of its tree that the planner kept (partitions it
+ * pruned are not there; children it proved empty are dummy rels), each
+ * as a BuildLeaf with the aggregate's element in its own columns (element
+ * is rel's).  False if any table cannot be read so: another access method
+ * or relkind (a foreign table), a sample, security quals, a WHERE clause
+ * the scan does not take, or an element that is not a column there.
+ */
+typedef struct BuildLeaf
+{
+	RelOptInfo *rel;
+	Node	   *element;
+	Path	   *seq;			/* its Seq Scan: cost, and the filter's plan */
+} BuildLeaf;
+
+static bool
+collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List **leaves)
+{
+	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+	ListCell   *lc;
+
+	if (rte->tablesample != NULL || rte->securityQuals != NIL || rel->lateral_relids != NULL)
+		return false;
+	if (IS_DUMMY_REL(rel))
+		return true;			/* excluded: no rows to read */
+	if (!rte->inh)
+	{
+		BuildLeaf  *leaf;
+		int			leaf_elem;
+
+		if ((rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
+			!quals_ok(root, rel) ||
+			pgbf_element_column(element, rel->relid, &leaf_elem) == NULL || leaf_elem != elem)
+			return false;
+		leaf = palloc(sizeof(BuildLeaf));
+		leaf->rel = rel;
+		leaf->element = element;
+		leaf->seq = create_seqscan_path(root, rel, NULL, 0);
+		*leaves = lappend(*leaves, leaf);
+		return true;
+	}
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *ai = lfirst_node(AppendRelInfo, lc);
+		RelOptInfo *child;
+
+		if (ai->parent_relid != rel->relid)
+			continue;
+		child = root->simple_rel_array[ai->child_relid];
+		if (child == NULL ||
+			!collect_leaves(root, child, adjust_appendrel_attrs(root, element, 1, &ai),
+							elem, leaves))
+			return false;
+	}
+	return true;
+}
+
 static void
 bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
 			   RelOptInfo *output_rel, void *extra)
 {
 	Query	   *parse = root->parse;
-	RangeTblEntry *rte;
 	List	   *aggrefs = NIL;
+	List	   *leaves = NIL;
+	List	   *paths = NIL;
+	List	   *elements = NIL;
 	ListCell   *lc;
 	BuildAgg	b;
-	Path	   *seq;
 	CustomPath *cp;
-	Cost		trans_cost;
+	Cost		cost;
 
 	if (prev_upper_paths_hook)
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -310,14 +375,9 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 		root->rowMarks != NIL || output_rel->reloptkind != RELOPT_UPPER_REL)
 		return;
 
-	/* over one plain table: no security qual, no sample, quals the scan can test */
+	/* over one table (or one inheritance tree) */
 	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION ||
-		input_rel->lateral_relids != NULL || input_rel->cheapest_total_path == NULL ||
-		IS_DUMMY_REL(input_rel) || !quals_ok(root, input_rel))
-		return;
-	rte = planner_rt_fetch(input_rel->relid, root);
-	if (rte->inh || rte->tablesample != NULL || rte->securityQuals != NIL ||
-		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		input_rel->cheapest_total_path == NULL || IS_DUMMY_REL(input_rel))
 		return;
 
 	/* one aggregate (written any number of times), nothing that needs a subplan */
@@ -334,8 +394,20 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	if (!match_build_agg(input_rel, linitial(aggrefs), &b))
 		return;
 
-	seq = create_seqscan_path(root, input_rel, NULL, 0);
-	trans_cost = 0.5 * cpu_operator_cost * input_rel->rows;
+	/* the tables to read, each whole or through its WHERE clause */
+	if (!collect_leaves(root, input_rel,
+						(Node *) linitial_node(TargetEntry, b.aggref->args)->expr,
+						b.elem, &leaves))
+		return;
+	cost = 0.5 * cpu_operator_cost * input_rel->rows;
+	foreach(lc, leaves)
+	{
+		BuildLeaf  *leaf = lfirst(lc);
+
+		cost += leaf->seq->total_cost;
+		paths = lappend(paths, leaf->seq);
+		elements = lappend(elements, leaf->element);
+	}
 
 	cp = makeNode(CustomPath);
 	cp->path.pathtype = T_CustomScan;
@@ -346,62 +418,77 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	cp->path.parallel_safe = false;
 	cp->path.parallel_workers = 0;
 	cp->path.rows = 1;
-	cp->path.startup_cost = seq->total_cost + trans_cost;
-	cp->path.total_cost = cp->path.startup_cost;
+	cp->path.startup_cost = cost;
+	cp->path.total_cost = cost;
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
-	/* a WHERE clause: its Seq Scan plan, made only to take its filter */
-	cp->custom_paths = input_rel->baserestrictinfo != NIL ? list_make1(seq) : NIL;
-	cp->custom_private = list_make1(b.aggref);
+	/* each table's Seq Scan, whose plan the planner makes with its filter */
+	cp->custom_paths = paths;
+	cp->custom_private = lcons(b.aggref, elements);
 	cp->methods = &build_path_methods;
 	add_path(output_rel, &cp->path);
 }
 
 /*
- * The plan: the aggregate call is the scan tuple's first column
- * (custom_scan_tlist), so setrefs turns it into a reference to that column
- * wherever the target list has it and offsets the table's Vars in it with
- * the rest of the plan; the executor finds the table there.  The WHERE
- * clauses, as the Seq Scan plan made of the same path has them (the
- * planner's order, cheapest first), follow as junk columns, for setrefs
- * to offset their Vars too (the scan tuple never holds a value for them),
- * and again in custom_exprs, where the planner looks for the Params of
- * sub-selects and outer queries they use (custom_scan_tlist, it assumes,
- * has none), so that the scan is run again when one changes.  In
- * custom_private: the target kind, element kind, element form, the final
- * function and whether the call is bloom_agg(x, capacity, fpr).
+ * The plan.  The scan tuple (custom_scan_tlist) is the aggregate call,
+ * then, as junk columns, each table's element and then each table's WHERE
+ * clauses, as that table's Seq Scan plan has them (the planner's order,
+ * cheapest first).  setrefs turns the call into a reference to the first
+ * column wherever the target list has it, and offsets the tables' Vars in
+ * all of them with the rest of the plan; the executor finds the tables
+ * there (the scan tuple never holds a value for the junk columns).  The
+ * clauses are in custom_exprs as well, where the planner looks for the
+ * Params of sub-selects and outer queries they use (custom_scan_tlist, it
+ * assumes, has none), so that the scan is run again when one changes.
+ * custom_private: the target kind, element kind, element form, final
+ * function, whether the call is bloom_agg(x, capacity, fpr), the number of
+ * tables and the number of clauses of each.
  */
 static Plan *
 build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				List *tlist, List *clauses, List *custom_plans)
 {
 	Aggref	   *aggref = linitial(best_path->custom_private);
+	List	   *elements = list_delete_first(list_copy(best_path->custom_private));
 	Var		   *v = element_var((Node *) linitial_node(TargetEntry, aggref->args)->expr);
 	CustomScan *cscan = makeNode(CustomScan);
-	List	   *quals = custom_plans != NIL ? ((Plan *) linitial(custom_plans))->qual : NIL;
+	List	   *scan_tlist;
+	List	   *nquals = NIL;
 	AttrNumber	resno = 1;
 	ListCell   *lc;
 	BuildAgg	b;
 
-	if (v == NULL || !match_build_agg(find_base_rel(root, v->varno), aggref, &b))
+	if (v == NULL || !match_build_agg(find_base_rel(root, v->varno), aggref, &b) ||
+		list_length(elements) != list_length(custom_plans))
 		elog(ERROR, "bloomfilter build scan: its aggregate no longer matches");
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = copyObject(quals);
+	cscan->custom_exprs = NIL;
+	scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++, NULL, false));
+	foreach(lc, elements)
+		scan_tlist = lappend(scan_tlist, makeTargetEntry(copyObject(lfirst(lc)), resno++,
+														 NULL, true));
+	foreach(lc, custom_plans)
+	{
+		List	   *quals = ((Plan *) lfirst(lc))->qual;
+		ListCell   *lq;
+
+		foreach(lq, quals)
+			scan_tlist = lappend(scan_tlist, makeTargetEntry(copyObject(lfirst(lq)), resno++,
+															 NULL, true));
+		cscan->custom_exprs = list_concat(cscan->custom_exprs, copyObject(quals));
+		nquals = lappend(nquals, makeInteger(list_length(quals)));
+	}
+	cscan->custom_scan_tlist = scan_tlist;
 	/* (list_make5 is 14's: not in 13) */
-	cscan->custom_private = lappend(list_make4(makeInteger(b.target), makeInteger(b.kind),
-											   makeInteger(b.elem),
-											   makeInteger((int) b.finalfn)),
-									makeInteger(b.sized ? 1 : 0));
-	cscan->custom_scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++,
-														  NULL, false));
-	foreach(lc, quals)
-		cscan->custom_scan_tlist = lappend(cscan->custom_scan_tlist,
-										   makeTargetEntry(copyObject(lfirst(lc)), resno++,
-														   NULL, true));
+	cscan->custom_private = list_make4(makeInteger(b.target), makeInteger(b.kind),
+									   makeInteger(b.elem), makeInteger((int) b.finalfn));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(b.sized ? 1 : 0));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger(list_length(elements)));
+	cscan->custom_private = list_concat(cscan->custom_private, nquals);
 	cscan->custom_relids = NULL;
 	cscan->methods = &build_scan_methods;
 	return &cscan->scan.plan;
@@ -409,23 +496,52 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 
 /* ---- execution ---- */
 
-/* the WHERE clause in the plan: the scan tuple's columns after the aggregate */
-static List *
-plan_quals(CustomScan *cscan)
+/* custom_private's items after the five that describe the call */
+#define PRIVATE_NTABLES 5
+#define PRIVATE_NQUALS 6
+
+/*
+ * Table i's element (its column, as a Var) and WHERE clauses in the plan,
+ * from the scan tuple's junk columns (build_plan_path)
+ */
+static Node *
+plan_element(CustomScan *cscan, int i)
 {
+	return (Node *) list_nth_node(TargetEntry, cscan->custom_scan_tlist, 1 + i)->expr;
+}
+
+static List *
+plan_quals(CustomScan *cscan, int i)
+{
+	int			ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
+	int			first = 1 + ntables;
+	int			n;
 	List	   *quals = NIL;
 
-	for (int i = 1; i < list_length(cscan->custom_scan_tlist); i++)
-		quals = lappend(quals, list_nth_node(TargetEntry, cscan->custom_scan_tlist, i)->expr);
+	for (int t = 0; t < i; t++)
+		first += intVal(list_nth(cscan->custom_private, PRIVATE_NQUALS + t));
+	n = intVal(list_nth(cscan->custom_private, PRIVATE_NQUALS + i));
+	for (int q = first; q < first + n; q++)
+		quals = lappend(quals, list_nth_node(TargetEntry, cscan->custom_scan_tlist, q)->expr);
 	return quals;
 }
+
+/* a table the scan reads, and what it reads there */
+typedef struct BuildTable
+{
+	Relation	rel;
+	AttrNumber	attno;			/* the element's column */
+	ExprState  *qual;			/* the WHERE clause, or NULL */
+	TupleTableSlot *qual_slot;	/* a page's tuple, for the qual to read */
+} BuildTable;
 
 typedef struct BuildScanState
 {
 	CustomScanState css;
 	Aggref	   *aggref;			/* the call, its Vars the plan's */
-	Relation	rel;
-	AttrNumber	attno;
+	int			ntables;
+	BuildTable *tables;
+	BuildTable *table;			/* the one being read */
 	BfKind		target;
 	bool		sized;
 	PgbfElem	kind;
@@ -434,9 +550,7 @@ typedef struct BuildScanState
 	double		fpr;
 	int64		capacity;
 	bool		done;			/* the one row returned */
-	ExprState  *qual;			/* the WHERE clause, or NULL */
-	TupleTableSlot *qual_slot;	/* a page's tuple, for the qual to read */
-	HeapTupleData qual_tuple;	/* what qual_slot holds */
+	HeapTupleData qual_tuple;	/* what table->qual_slot holds */
 	PgbfPending *pending;		/* the state; NULL until the first row */
 	uint64		seed;			/* its hash seed */
 	MemoryContext build_cxt;	/* the state and the result; reset at rescan */
@@ -483,7 +597,6 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *tle = linitial_node(TargetEntry, cscan->custom_scan_tlist);
-	Var		   *v;
 
 	st->aggref = castNode(Aggref, tle->expr);
 	st->target = (BfKind) intVal(linitial(cscan->custom_private));
@@ -491,27 +604,36 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	st->elem = intVal(lthird(cscan->custom_private));
 	st->finalfn = (Oid) intVal(lfourth(cscan->custom_private));
 	st->sized = intVal(list_nth(cscan->custom_private, 4)) != 0;
-	v = element_var((Node *) linitial_node(TargetEntry, st->aggref->args)->expr);
-	if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
-		elog(ERROR, "bloomfilter build scan: no element column");
-	st->attno = v->varattno;
 
 	/* the constants, as the planner checked them (match_build_agg) */
 	if (!call_params(st->aggref, &st->fpr, &st->capacity))
 		elog(ERROR, "bloomfilter build scan: its aggregate's arguments are not constants");
-	st->rel = ExecOpenScanRelation(estate, v->varno, eflags);
 
-	/*
-	 * The WHERE clause: the junk columns after the aggregate.  Prepared
-	 * standalone (no parent node): given the scan node, the expression
-	 * would take the scan slot for its tuple's layout, the aggregate's
-	 * value in a virtual slot, and read the table's tuples as if deformed.
-	 */
-	if (list_length(cscan->custom_scan_tlist) > 1)
+	st->ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
+	st->tables = palloc0(Max(st->ntables, 1) * sizeof(BuildTable));
+	for (int i = 0; i < st->ntables; i++)
 	{
-		st->qual = ExecPrepareQual(plan_quals(cscan), estate);
-		st->qual_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(st->rel),
-											   &TTSOpsHeapTuple);
+		BuildTable *t = &st->tables[i];
+		Var		   *v = element_var(plan_element(cscan, i));
+		List	   *quals = plan_quals(cscan, i);
+
+		if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
+			elog(ERROR, "bloomfilter build scan: no element column");
+		t->attno = v->varattno;
+		t->rel = ExecOpenScanRelation(estate, v->varno, eflags);
+
+		/*
+		 * The WHERE clause, prepared standalone (no parent node): given the
+		 * scan node, the expression would take the scan slot for its
+		 * tuple's layout, the aggregate's value in a virtual slot, and read
+		 * the table's tuples as if deformed.
+		 */
+		if (quals != NIL)
+		{
+			t->qual = ExecPrepareQual(quals, estate);
+			t->qual_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(t->rel),
+												  &TTSOpsHeapTuple);
+		}
 	}
 	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
 										  ALLOCSET_DEFAULT_SIZES);
@@ -519,17 +641,17 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 										 ALLOCSET_DEFAULT_SIZES);
 }
 
-/* does the row in slot pass the WHERE clause (none: it does)? */
+/* does the row in slot pass the table's WHERE clause (none: it does)? */
 static bool
 qual_passes(BuildScanState *st, TupleTableSlot *slot)
 {
 	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
 
-	if (st->qual == NULL)
+	if (st->table->qual == NULL)
 		return true;
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = slot;
-	if (ExecQual(st->qual, econtext))
+	if (ExecQual(st->table->qual, econtext))
 		return true;
 	InstrCountFiltered1(st, 1);
 	return false;
@@ -540,21 +662,22 @@ static bool
 page_element(BuildScanState *st, Page page, BlockNumber block, OffsetNumber off,
 			 Datum *d, bool *isnull)
 {
+	BuildTable *t = st->table;
 	ItemId		lp;
 
-	if (st->qual == NULL)
-		return pgbf_page_attr(st->rel, page, block, off, st->attno, d, isnull);
+	if (t->qual == NULL)
+		return pgbf_page_attr(t->rel, page, block, off, t->attno, d, isnull);
 	lp = PageGetItemId(page, off);
 	if (!ItemIdIsNormal(lp))
 		return false;
 	st->qual_tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
 	st->qual_tuple.t_len = ItemIdGetLength(lp);
-	st->qual_tuple.t_tableOid = RelationGetRelid(st->rel);
+	st->qual_tuple.t_tableOid = RelationGetRelid(t->rel);
 	ItemPointerSet(&st->qual_tuple.t_self, block, off);
-	ExecStoreHeapTuple(&st->qual_tuple, st->qual_slot, false);
-	if (!qual_passes(st, st->qual_slot))
+	ExecStoreHeapTuple(&st->qual_tuple, t->qual_slot, false);
+	if (!qual_passes(st, t->qual_slot))
 		return false;
-	*d = slot_getattr(st->qual_slot, st->attno, isnull);
+	*d = slot_getattr(t->qual_slot, t->attno, isnull);
 	return true;
 }
 
@@ -600,8 +723,8 @@ push_page(BuildScanState *st, HeapScanDesc hscan)
 		if (page_element(st, page, hscan->rs_cblock, hscan->rs_vistuples[i], &d, &isnull))
 			push_element(st, d, isnull);
 	}
-	if (st->qual_slot)
-		ExecClearTuple(st->qual_slot);
+	if (st->table->qual_slot)
+		ExecClearTuple(st->table->qual_slot);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->page_cxt);
 }
@@ -613,24 +736,20 @@ push_page(BuildScanState *st, HeapScanDesc hscan)
  * function finds the call's constants through pgbf_build_scan_aggref when
  * it needs them (no rows).
  */
-static Datum
-build_value(BuildScanState *st, bool *isnull)
+/* queue the elements of the rows of table t */
+static void
+push_table(BuildScanState *st, BuildTable *t)
 {
 	EState	   *estate = st->css.ss.ps.state;
 	TableScanDesc scan;
 	TupleTableSlot *slot;
-	bool		page_mode = st->rel->rd_tableam == GetHeapamTableAmRoutine();
+	bool		page_mode = t->rel->rd_tableam == GetHeapamTableAmRoutine();
 	BlockNumber done_block = InvalidBlockNumber;
-	MemoryContext old;
-	FmgrInfo	flinfo;
-	Datum		result;
+	MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
 
-	LOCAL_FCINFO(fcinfo, 1);
-
-	old = MemoryContextSwitchTo(st->build_cxt);
-	st->pending = NULL;
-	scan = table_beginscan(st->rel, estate->es_snapshot, 0, NULL);
-	slot = table_slot_create(st->rel, NULL);
+	st->table = t;
+	scan = table_beginscan(t->rel, estate->es_snapshot, 0, NULL);
+	slot = table_slot_create(t->rel, NULL);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
 		CHECK_FOR_INTERRUPTS();
@@ -660,7 +779,7 @@ build_value(BuildScanState *st, bool *isnull)
 		if (qual_passes(st, slot))
 		{
 			bool		null;
-			Datum		d = slot_getattr(slot, st->attno, &null);
+			Datum		d = slot_getattr(slot, t->attno, &null);
 
 			MemoryContextSwitchTo(st->page_cxt);
 			push_element(st, d, null);
@@ -670,7 +789,31 @@ build_value(BuildScanState *st, bool *isnull)
 	}
 	ExecDropSingleTupleTableSlot(slot);
 	table_endscan(scan);
+	MemoryContextSwitchTo(old);
+}
 
+/*
+ * The aggregate's value: every row's element queued in a pending state as
+ * the transition does it (push_element), table by table in the order the
+ * Append node would read them, and the final function called on that
+ * state, or on NULL for no rows, as the Agg node calls it.  The final
+ * function finds the call's constants through pgbf_build_scan_aggref when
+ * it needs them (no rows).
+ */
+static Datum
+build_value(BuildScanState *st, bool *isnull)
+{
+	MemoryContext old;
+	FmgrInfo	flinfo;
+	Datum		result;
+
+	LOCAL_FCINFO(fcinfo, 1);
+
+	st->pending = NULL;
+	for (int i = 0; i < st->ntables; i++)
+		push_table(st, &st->tables[i]);
+
+	old = MemoryContextSwitchTo(st->build_cxt);
 	fmgr_info_cxt(st->finalfn, &flinfo, st->build_cxt);
 	InitFunctionCallInfoData(*fcinfo, &flinfo, 1, InvalidOid, (Node *) st, NULL);
 	fcinfo->args[0].value = st->pending != NULL ? pgbf_pending_datum(st->pending) : (Datum) 0;
@@ -751,21 +894,28 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Var		   *v = element_var((Node *) linitial_node(TargetEntry, st->aggref->args)->expr);
 	List	   *context;
+	List	   *quals;
 
 	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
-	ExplainPropertyText("Table", RelationGetRelationName(st->rel), es);
+	ExplainPropertyText("Table", get_rel_name(exec_rt_fetch(v->varno, node->ss.ps.state)->relid),
+						es);
+	/* an inheritance tree: the tables read */
+	if (rt_fetch(v->varno, es->rtable)->inh)
+		ExplainPropertyInteger("Tables Read", NULL, st->ntables, es);
 	ExplainPropertyText("Aggregate",
 						deparse_expression((Node *) st->aggref, context, es->verbose, false),
 						es);
 
-	/* the WHERE clause, shown as a scan's filter is */
-	if (list_length(cscan->custom_scan_tlist) > 1)
+	/* the WHERE clause (each table's is the same), shown as a scan's filter is */
+	quals = st->ntables > 0 ? plan_quals(cscan, 0) : NIL;
+	if (quals != NIL)
 	{
 		Instrumentation *instr = node->ss.ps.instrument;
 
 		ExplainPropertyText("Filter",
-							deparse_expression((Node *) make_ands_explicit(plan_quals(cscan)),
+							deparse_expression((Node *) make_ands_explicit(quals),
 											   context, es->verbose, false),
 							es);
 		if (es->analyze && instr != NULL && instr->nloops > 0 &&
