@@ -90,6 +90,18 @@ FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES ('url'), ('v'), ('b'), ('n'), ('i4'), ('i2'), ('u'), ('url_normalize(raw)')) c(col),
      (VALUES (''), (', 0.001'), (', 30000, 0.01')) f(args)
 ORDER BY 1, 2, 3;
+-- any other expression of the row: evaluated on each row, as the Agg node
+-- evaluates the call's argument
+EXPLAIN (COSTS OFF) SELECT bloom_agg(lower(url)) FROM bs_t WHERE id > 10;
+SELECT agg, col, bs_same(format('SELECT %s(%s) FROM bs_t', agg, col))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES ('lower(url)'), ('url || v'), ('length(url)'), ('n * 7 + i2'), ('md5(raw)::uuid'),
+             ('decode(md5(url), ''hex'')'), ('nullif(url, ''https://example.com/page/7'')'),
+             ('bs_t::text'), ('url || (SELECT ''x'')')) c(col)
+ORDER BY 1, 2;
+SELECT bs_same('SELECT bloom_agg(lower(url), 30000, 0.01) FROM bs_t WHERE id % 3 = 0');
+-- an expression that raises an error raises it in the build scan too
+SELECT bloom_agg((1 / (id - 5000))::text) FROM bs_t;
 
 -- no rows, only NULLs, only dead rows: as the Agg node (the final
 -- function on no state at all, or on an empty one)
@@ -161,6 +173,7 @@ FROM generate_series(0, 2) g;
 EXPLAIN (COSTS OFF)
 SELECT g, f FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s;
 SELECT bs_same('SELECT string_agg(md5(f::bytea), '','' ORDER BY g) FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s');
+SELECT bs_same('SELECT string_agg(md5(f::bytea), '','' ORDER BY g) FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url || g) f FROM bs_t) s');
 -- a generic plan's parameter, and a PL/pgSQL variable
 SET plan_cache_mode = force_generic_plan;
 PREPARE bs_w(int) AS SELECT cuckoo_info(cuckoo_agg(n))->'count' AS count FROM bs_t WHERE id > $1;
@@ -168,6 +181,18 @@ EXPLAIN (COSTS OFF) EXECUTE bs_w(19000);
 EXECUTE bs_w(19000);
 EXECUTE bs_w(19990);
 DEALLOCATE bs_w;
+PREPARE bs_e(text) AS SELECT md5(bloom_agg(url || $1)::bytea) FROM bs_t;
+EXPLAIN (COSTS OFF) EXECUTE bs_e('a');
+SELECT (SELECT md5(bloom_agg(url || 'a')::bytea) FROM bs_t) AS a,
+       (SELECT md5(bloom_agg(url || 'b')::bytea) FROM bs_t) AS b \gset
+SET bloomfilter.enable_build_scan = off;
+EXECUTE bs_e('a') \gset off_a_
+RESET bloomfilter.enable_build_scan;
+EXECUTE bs_e('a') \gset on_a_
+EXECUTE bs_e('b') \gset on_b_
+SELECT :'on_a_md5' = :'a' AS param_a, :'on_b_md5' = :'b' AS param_b, :'a' <> :'b' AS differ,
+       :'off_a_md5' = :'a' AS off_a;
+DEALLOCATE bs_e;
 RESET plan_cache_mode;
 SELECT count(*) FILTER (WHERE id > 19000) AS over_19000,
        count(*) FILTER (WHERE id > 19990) AS over_19990 FROM bs_t;
@@ -190,7 +215,7 @@ SELECT q, bs_same(q) FROM (VALUES
 	('SELECT cuckoo_agg(DISTINCT url) FROM bs_t'),
 	('SELECT cuckoo_agg(url), count(*) FROM bs_t'),
 	('SELECT cuckoo_agg(url), cuckoo_agg(v) FROM bs_t'),
-	('SELECT bloom_agg(url || ''x'') FROM bs_t'),
+	('SELECT bloom_agg((SELECT m.url FROM bs_mv m WHERE m.url = t.url LIMIT 1)) FROM bs_t t'),
 	('SELECT bloom_agg(url, id / 1e6::float8) FROM bs_t'),
 	('SELECT bloom_agg(t.url) FROM bs_t t JOIN bs_mv m ON m.url = t.url'),
 	('SELECT bloom_agg(url) FROM bs_t TABLESAMPLE SYSTEM (100) REPEATABLE (1)')
@@ -239,7 +264,7 @@ EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 1
 SELECT w, col, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_part %s', agg, col, args, w))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES (''), (', 30000, 0.01')) f(args),
-     (VALUES ('', 'url'), ('', 'n'),
+     (VALUES ('', 'url'), ('', 'n'), ('', 'url || k'),
              ('WHERE k >= 5000 AND k < 12000 AND n > 10', 'url'),
              ('WHERE k % 3 = 0', 'n'),
              ('WHERE k > 100000', 'url')) c(w, col)

@@ -27,9 +27,11 @@
  * one plain table (or materialized view) read by a sequential scan, or a
  * partitioned table or inheritance parent whose tables (the partitions
  * the planner did not prune) all are, without row-level security, row
- * locks or TABLESAMPLE; x a column of the table in any form the probe
- * scan reads (scan.c: a binary-compatible or integer-to-bigint cast of
- * one, or url_normalize of one), capacity and fpr constants that the
+ * locks or TABLESAMPLE; x an expression of the table's row (a column in
+ * a form the probe scan reads, scan.c: a binary-compatible or
+ * integer-to-bigint cast of one, or url_normalize of one, is read straight
+ * from the page; any other expression, such as lower(url), is evaluated
+ * as the Agg node evaluates it), capacity and fpr constants that the
  * transition would accept.  Anything else gets the
  * usual plan.  The aggregate may sit in an expression (cuckoo_agg(x) IS
  * NOT NULL): the scan's tuple is the aggregate's value, and its target
@@ -123,6 +125,40 @@ typedef struct BuildAgg
 	int64		capacity;		/* 0: sized from the distinct count */
 } BuildAgg;
 
+/*
+ * The element is an expression of the row other than a column in a form
+ * the probe scan reads: the scan evaluates it on each row that passes the
+ * WHERE clause, as the Agg node evaluates the call's argument, and hashes
+ * the value as it is (it has the aggregate's argument type).
+ */
+#define ELEM_EXPR (-1)
+
+/* does every Var of node belong to rel (relid), at this query level? */
+static bool
+vars_of_rel(Node *node, Index *relid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return ((Var *) node)->varno != *relid || ((Var *) node)->varlevelsup != 0;
+	if (IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, vars_of_rel, (void *) relid);
+}
+
+/*
+ * How the scan makes the element e of rel's rows (ELEM_* of scan.h, or
+ * ELEM_EXPR); false if it cannot (a Var of another table, a sub-select)
+ */
+static bool
+element_form(Node *e, Index relid, int *elem)
+{
+	if (pgbf_element_column(e, relid, elem) != NULL)
+		return true;
+	*elem = ELEM_EXPR;
+	return !contain_subplans(e) && !vars_of_rel(e, &relid);
+}
+
 /* a non-NULL constant argument of the call, or false */
 static bool
 const_arg(Aggref *a, int argno, Oid type, Datum *value)
@@ -214,9 +250,9 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 		return false;
 	pfree(final);
 
-	/* the element: a column of rel, as the probe scan reads one */
-	if (pgbf_element_column((Node *) linitial_node(TargetEntry, a->args)->expr,
-							rel->relid, &b->elem) == NULL ||
+	/* the element: an expression of rel's row, a column in particular */
+	if (!element_form((Node *) linitial_node(TargetEntry, a->args)->expr, rel->relid,
+					  &b->elem) ||
 		!call_params(a, &b->fpr, &b->capacity))
 		return false;
 
@@ -323,8 +359,8 @@ collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List
 		int			leaf_elem;
 
 		if ((rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
-			!quals_ok(root, rel) ||
-			pgbf_element_column(element, rel->relid, &leaf_elem) == NULL || leaf_elem != elem)
+			!quals_ok(root, rel) || !element_form(element, rel->relid, &leaf_elem) ||
+			leaf_elem != elem)
 			return false;
 		leaf = palloc(sizeof(BuildLeaf));
 		leaf->rel = rel;
@@ -400,6 +436,14 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 						b.elem, &leaves))
 		return;
 	cost = 0.5 * cpu_operator_cost * input_rel->rows;
+	if (b.elem == ELEM_EXPR)
+	{
+		QualCost	element_cost;
+
+		cost_qual_eval_node(&element_cost,
+							(Node *) linitial_node(TargetEntry, b.aggref->args)->expr, root);
+		cost += element_cost.startup + element_cost.per_tuple * input_rel->rows;
+	}
 	foreach(lc, leaves)
 	{
 		BuildLeaf  *leaf = lfirst(lc);
@@ -424,20 +468,30 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	cp->flags = 0;
 	/* each table's Seq Scan, whose plan the planner makes with its filter */
 	cp->custom_paths = paths;
-	cp->custom_private = lcons(b.aggref, elements);
+	cp->custom_private = lcons(b.aggref, lcons(makeInteger((int) input_rel->relid), elements));
 	cp->methods = &build_path_methods;
 	add_path(output_rel, &cp->path);
 }
 
+/* a Var that stands for table relid in the plan: setrefs renumbers it with the rest */
+static TargetEntry *
+table_entry(Index relid, AttrNumber resno)
+{
+	return makeTargetEntry((Expr *) makeVar(relid, SelfItemPointerAttributeNumber, TIDOID, -1,
+											InvalidOid, 0),
+						   resno, NULL, true);
+}
+
 /*
  * The plan.  The scan tuple (custom_scan_tlist) is the aggregate call,
- * then, as junk columns, each table's element and then each table's WHERE
- * clauses, as that table's Seq Scan plan has them (the planner's order,
- * cheapest first).  setrefs turns the call into a reference to the first
- * column wherever the target list has it, and offsets the tables' Vars in
- * all of them with the rest of the plan; the executor finds the tables
- * there (the scan tuple never holds a value for the junk columns).  The
- * clauses are in custom_exprs as well, where the planner looks for the
+ * then, as junk columns: a Var of the table the query names, a Var of
+ * each table read, each table's element, and each table's WHERE clauses,
+ * as that table's Seq Scan plan has them (the planner's order, cheapest
+ * first).  setrefs turns the call into a reference to the first column
+ * wherever the target list has it, and renumbers the tables' Vars in all
+ * of them with the rest of the plan; the executor finds the tables there
+ * (the scan tuple never holds a value for the junk columns).  The elements
+ * and clauses are in custom_exprs as well, where the planner looks for the
  * Params of sub-selects and outer queries they use (custom_scan_tlist, it
  * assumes, has none), so that the scan is run again when one changes.
  * custom_private: the target kind, element kind, element form, final
@@ -449,8 +503,8 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				List *tlist, List *clauses, List *custom_plans)
 {
 	Aggref	   *aggref = linitial(best_path->custom_private);
-	List	   *elements = list_delete_first(list_copy(best_path->custom_private));
-	Var		   *v = element_var((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+	Index		relid = (Index) intVal(lsecond(best_path->custom_private));
+	List	   *elements = list_copy_tail(best_path->custom_private, 2);
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *scan_tlist;
 	List	   *nquals = NIL;
@@ -458,7 +512,7 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	ListCell   *lc;
 	BuildAgg	b;
 
-	if (v == NULL || !match_build_agg(find_base_rel(root, v->varno), aggref, &b) ||
+	if (!match_build_agg(find_base_rel(root, relid), aggref, &b) ||
 		list_length(elements) != list_length(custom_plans))
 		elog(ERROR, "bloomfilter build scan: its aggregate no longer matches");
 	cscan->scan.plan.targetlist = tlist;
@@ -466,8 +520,11 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = NIL;
+	cscan->custom_exprs = copyObject(elements);
 	scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++, NULL, false));
+	scan_tlist = lappend(scan_tlist, table_entry(relid, resno++));
+	foreach(lc, custom_plans)
+		scan_tlist = lappend(scan_tlist, table_entry(((Scan *) lfirst(lc))->scanrelid, resno++));
 	foreach(lc, elements)
 		scan_tlist = lappend(scan_tlist, makeTargetEntry(copyObject(lfirst(lc)), resno++,
 														 NULL, true));
@@ -501,20 +558,28 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 #define PRIVATE_NQUALS 6
 
 /*
- * Table i's element (its column, as a Var) and WHERE clauses in the plan,
- * from the scan tuple's junk columns (build_plan_path)
+ * In the plan (build_plan_path): the RT index of table i (-1: the table
+ * the query names), table i's element and its WHERE clauses
  */
+static Index
+plan_relid(CustomScan *cscan, int i)
+{
+	return castNode(Var, list_nth_node(TargetEntry, cscan->custom_scan_tlist, 2 + i)->expr)->varno;
+}
+
 static Node *
 plan_element(CustomScan *cscan, int i)
 {
-	return (Node *) list_nth_node(TargetEntry, cscan->custom_scan_tlist, 1 + i)->expr;
+	int			ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
+
+	return (Node *) list_nth_node(TargetEntry, cscan->custom_scan_tlist, 2 + ntables + i)->expr;
 }
 
 static List *
 plan_quals(CustomScan *cscan, int i)
 {
 	int			ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
-	int			first = 1 + ntables;
+	int			first = 2 + 2 * ntables;
 	int			n;
 	List	   *quals = NIL;
 
@@ -530,9 +595,10 @@ plan_quals(CustomScan *cscan, int i)
 typedef struct BuildTable
 {
 	Relation	rel;
-	AttrNumber	attno;			/* the element's column */
+	AttrNumber	attno;			/* the element's column (not ELEM_EXPR) */
+	ExprState  *element;		/* ELEM_EXPR: the element's expression */
 	ExprState  *qual;			/* the WHERE clause, or NULL */
-	TupleTableSlot *qual_slot;	/* a page's tuple, for the qual to read */
+	TupleTableSlot *slot;		/* a page's tuple, for those to read */
 } BuildTable;
 
 typedef struct BuildScanState
@@ -550,7 +616,7 @@ typedef struct BuildScanState
 	double		fpr;
 	int64		capacity;
 	bool		done;			/* the one row returned */
-	HeapTupleData qual_tuple;	/* what table->qual_slot holds */
+	HeapTupleData tuple;		/* what table->slot holds */
 	PgbfPending *pending;		/* the state; NULL until the first row */
 	uint64		seed;			/* its hash seed */
 	MemoryContext build_cxt;	/* the state and the result; reset at rescan */
@@ -614,26 +680,32 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	for (int i = 0; i < st->ntables; i++)
 	{
 		BuildTable *t = &st->tables[i];
-		Var		   *v = element_var(plan_element(cscan, i));
+		Node	   *element = plan_element(cscan, i);
 		List	   *quals = plan_quals(cscan, i);
 
-		if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
-			elog(ERROR, "bloomfilter build scan: no element column");
-		t->attno = v->varattno;
-		t->rel = ExecOpenScanRelation(estate, v->varno, eflags);
+		t->rel = ExecOpenScanRelation(estate, plan_relid(cscan, i), eflags);
 
 		/*
-		 * The WHERE clause, prepared standalone (no parent node): given the
-		 * scan node, the expression would take the scan slot for its
-		 * tuple's layout, the aggregate's value in a virtual slot, and read
-		 * the table's tuples as if deformed.
+		 * The element's expression and the WHERE clause, prepared
+		 * standalone (no parent node): given the scan node, an expression
+		 * would take the scan slot for its tuple's layout, the aggregate's
+		 * value in a virtual slot, and read the table's tuples as if
+		 * deformed.
 		 */
-		if (quals != NIL)
+		if (st->elem == ELEM_EXPR)
+			t->element = ExecPrepareExpr((Expr *) element, estate);
+		else
 		{
-			t->qual = ExecPrepareQual(quals, estate);
-			t->qual_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(t->rel),
-												  &TTSOpsHeapTuple);
+			Var		   *v = element_var(element);
+
+			if (v == NULL || v->varattno <= 0 || v->varlevelsup != 0)
+				elog(ERROR, "bloomfilter build scan: no element column");
+			t->attno = v->varattno;
 		}
+		if (quals != NIL)
+			t->qual = ExecPrepareQual(quals, estate);
+		if (t->element != NULL || t->qual != NULL)
+			t->slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(t->rel), &TTSOpsHeapTuple);
 	}
 	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
 										  ALLOCSET_DEFAULT_SIZES);
@@ -641,23 +713,31 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 										 ALLOCSET_DEFAULT_SIZES);
 }
 
-/* does the row in slot pass the table's WHERE clause (none: it does)? */
+/*
+ * The element of the row in slot, if the row passes the table's WHERE
+ * clause, evaluated as the Seq Scan and the Agg node evaluate them
+ */
 static bool
-qual_passes(BuildScanState *st, TupleTableSlot *slot)
+row_element(BuildScanState *st, TupleTableSlot *slot, Datum *d, bool *isnull)
 {
+	BuildTable *t = st->table;
 	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
 
-	if (st->table->qual == NULL)
-		return true;
 	ResetExprContext(econtext);
 	econtext->ecxt_scantuple = slot;
-	if (ExecQual(st->table->qual, econtext))
-		return true;
-	InstrCountFiltered1(st, 1);
-	return false;
+	if (t->qual != NULL && !ExecQual(t->qual, econtext))
+	{
+		InstrCountFiltered1(st, 1);
+		return false;
+	}
+	if (t->element != NULL)
+		*d = ExecEvalExprSwitchContext(t->element, econtext, isnull);
+	else
+		*d = slot_getattr(slot, t->attno, isnull);
+	return true;
 }
 
-/* the element of the page's tuple at off that passes the WHERE clause */
+/* the element of the page's tuple at off, if it passes the WHERE clause */
 static bool
 page_element(BuildScanState *st, Page page, BlockNumber block, OffsetNumber off,
 			 Datum *d, bool *isnull)
@@ -665,20 +745,17 @@ page_element(BuildScanState *st, Page page, BlockNumber block, OffsetNumber off,
 	BuildTable *t = st->table;
 	ItemId		lp;
 
-	if (t->qual == NULL)
+	if (t->slot == NULL)
 		return pgbf_page_attr(t->rel, page, block, off, t->attno, d, isnull);
 	lp = PageGetItemId(page, off);
 	if (!ItemIdIsNormal(lp))
 		return false;
-	st->qual_tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	st->qual_tuple.t_len = ItemIdGetLength(lp);
-	st->qual_tuple.t_tableOid = RelationGetRelid(t->rel);
-	ItemPointerSet(&st->qual_tuple.t_self, block, off);
-	ExecStoreHeapTuple(&st->qual_tuple, t->qual_slot, false);
-	if (!qual_passes(st, t->qual_slot))
-		return false;
-	*d = slot_getattr(t->qual_slot, t->attno, isnull);
-	return true;
+	st->tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	st->tuple.t_len = ItemIdGetLength(lp);
+	st->tuple.t_tableOid = RelationGetRelid(t->rel);
+	ItemPointerSet(&st->tuple.t_self, block, off);
+	ExecStoreHeapTuple(&st->tuple, t->slot, false);
+	return row_element(st, t->slot, d, isnull);
 }
 
 /*
@@ -702,7 +779,9 @@ push_element(BuildScanState *st, Datum d, bool isnull)
 		MemoryContextSwitchTo(old);
 	}
 	if (!isnull)
-		pgbf_pending_push(st->pending, pgbf_element_hash(st->elem, st->kind, st->seed, d));
+		pgbf_pending_push(st->pending,
+						  pgbf_element_hash(st->elem == ELEM_EXPR ? ELEM_COLUMN : st->elem,
+											st->kind, st->seed, d));
 }
 
 /*
@@ -723,8 +802,8 @@ push_page(BuildScanState *st, HeapScanDesc hscan)
 		if (page_element(st, page, hscan->rs_cblock, hscan->rs_vistuples[i], &d, &isnull))
 			push_element(st, d, isnull);
 	}
-	if (st->table->qual_slot)
-		ExecClearTuple(st->table->qual_slot);
+	if (st->table->slot)
+		ExecClearTuple(st->table->slot);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->page_cxt);
 }
@@ -776,15 +855,17 @@ push_table(BuildScanState *st, BuildTable *t)
 				continue;
 			}
 		}
-		if (qual_passes(st, slot))
 		{
+			Datum		d;
 			bool		null;
-			Datum		d = slot_getattr(slot, t->attno, &null);
 
-			MemoryContextSwitchTo(st->page_cxt);
-			push_element(st, d, null);
-			MemoryContextSwitchTo(st->build_cxt);
-			MemoryContextReset(st->page_cxt);
+			if (row_element(st, slot, &d, &null))
+			{
+				MemoryContextSwitchTo(st->page_cxt);
+				push_element(st, d, null);
+				MemoryContextSwitchTo(st->build_cxt);
+				MemoryContextReset(st->page_cxt);
+			}
 		}
 	}
 	ExecDropSingleTupleTableSlot(slot);
@@ -894,15 +975,14 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
-	Var		   *v = element_var((Node *) linitial_node(TargetEntry, st->aggref->args)->expr);
+	RangeTblEntry *rte = exec_rt_fetch(plan_relid(cscan, -1), node->ss.ps.state);
 	List	   *context;
 	List	   *quals;
 
 	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
-	ExplainPropertyText("Table", get_rel_name(exec_rt_fetch(v->varno, node->ss.ps.state)->relid),
-						es);
+	ExplainPropertyText("Table", get_rel_name(rte->relid), es);
 	/* an inheritance tree: the tables read */
-	if (rt_fetch(v->varno, es->rtable)->inh)
+	if (rte->inh)
 		ExplainPropertyInteger("Tables Read", NULL, st->ntables, es);
 	ExplainPropertyText("Aggregate",
 						deparse_expression((Node *) st->aggref, context, es->verbose, false),
