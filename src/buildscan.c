@@ -338,7 +338,6 @@ quals_ok(PlannerInfo *root, RelOptInfo *rel)
  */
 typedef struct BuildLeaf
 {
-	RelOptInfo *rel;
 	Node	   *element;
 	Path	   *seq;			/* its Seq Scan: cost, and the filter's plan */
 } BuildLeaf;
@@ -363,7 +362,6 @@ collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List
 			leaf_elem != elem)
 			return false;
 		leaf = palloc(sizeof(BuildLeaf));
-		leaf->rel = rel;
 		leaf->element = element;
 		leaf->seq = create_seqscan_path(root, rel, NULL, 0);
 		*leaves = lappend(*leaves, leaf);
