@@ -264,7 +264,8 @@ EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 1
 SELECT w, col, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_part %s', agg, col, args, w))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES (''), (', 30000, 0.01')) f(args),
-     (VALUES ('', 'url'), ('', 'n'), ('', 'url || k'),
+     (VALUES ('', 'url'), ('', 'n'), ('', 'url || k'), ('', 'bs_part::text'),
+             ('WHERE bs_part::text LIKE ''%7%''', 'url'),
              ('WHERE k >= 5000 AND k < 12000 AND n > 10', 'url'),
              ('WHERE k % 3 = 0', 'n'),
              ('WHERE k > 100000', 'url')) c(w, col)
