@@ -163,6 +163,17 @@ FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
              ('id > (SELECT 15000)', 'i2'),
              ('raw LIKE ''HTTP%''', 'url_normalize(raw)')) c(w, col)
 ORDER BY 1, 2, 3;
+-- a FILTER clause on the call: one more clause, tested after the WHERE
+-- clause (no row passing it: the final function on no state)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT cuckoo_agg(url) FILTER (WHERE n % 2 = 0) FROM bs_t WHERE id % 3 = 0;
+SELECT count(*) FILTER (WHERE id % 3 <> 0 OR n % 2 <> 0 OR n IS NULL) AS removed_by_filter FROM bs_t;
+SELECT f, agg, args, bs_same(format('SELECT %s(url%s) FILTER (WHERE %s) FROM bs_t %s', agg, args, f, w))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
+     (VALUES (''), (', 30000, 0.01')) g(args),
+     (VALUES ('id > 10', ''), ('n % 2 = 0', 'WHERE id % 3 = 0'), ('id < 0', ''),
+             ('url LIKE ''%page/1%''', 'WHERE n > 100')) c(f, w)
+ORDER BY 1, 2, 3;
 -- a clause that raises an error raises it in the build scan too
 SELECT bloom_agg(url) FROM bs_t WHERE 1 / (id - 5000) > 0;
 -- run again for each outer row, with that row's value in its clause
@@ -211,7 +222,7 @@ SELECT q, bs_same(q) FROM (VALUES
 	('SELECT cuckoo_agg(url) FROM bs_t WHERE url <> ALL (SELECT url FROM bs_mv LIMIT 3)'),
 	('SELECT cuckoo_agg(url) FROM bs_t WHERE now() > ''2000-01-01'''),
 	('SELECT md5(cuckoo_agg(url)::bytea) FROM bs_t GROUP BY id % 2 ORDER BY 1 LIMIT 1'),
-	('SELECT cuckoo_agg(url) FILTER (WHERE id > 10) FROM bs_t'),
+	('SELECT cuckoo_agg(url) FILTER (WHERE url IN (SELECT url FROM bs_mv LIMIT 3)) FROM bs_t'),
 	('SELECT cuckoo_agg(DISTINCT url) FROM bs_t'),
 	('SELECT cuckoo_agg(url), count(*) FROM bs_t'),
 	('SELECT cuckoo_agg(url), cuckoo_agg(v) FROM bs_t'),
@@ -270,6 +281,10 @@ FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
              ('WHERE k % 3 = 0', 'n'),
              ('WHERE k > 100000', 'url')) c(w, col)
 ORDER BY 1, 2, 3, 4;
+-- a FILTER clause, in each partition's columns
+SELECT agg, bs_same(format('SELECT %s(url) FILTER (WHERE n %% 2 = 0 AND url > %L) FROM bs_part WHERE k > 3000',
+						   agg, 'https://example.com/page/3'))
+FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg) ORDER BY 1;
 -- the same filter as the rows gathered into one plain table
 CREATE TABLE bs_part_copy AS SELECT * FROM bs_part;
 SELECT (SELECT cuckoo_agg(url)::bytea FROM bs_part) = (SELECT cuckoo_agg(url)::bytea FROM bs_part_copy)

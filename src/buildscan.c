@@ -23,7 +23,8 @@
  *     bloom_agg(x [, [capacity,] fpr]), counting_bloom_agg(x [, [capacity,]
  *     fpr]) or cuckoo_agg(x [, [capacity,] fpr])
  *
- * with no GROUP BY, HAVING, FILTER, DISTINCT or ORDER BY in the call, over
+ * with no GROUP BY, HAVING, DISTINCT or ORDER BY in the call (a FILTER
+ * clause is tested after the WHERE clause, as one more clause), over
  * one plain table (or materialized view) read by a sequential scan, or a
  * partitioned table or inheritance parent whose tables (the partitions
  * the planner did not prune) all are, without row-level security, row
@@ -146,9 +147,16 @@ vars_of_rel(Node *node, Index *relid)
 	return expression_tree_walker(node, vars_of_rel, (void *) relid);
 }
 
+/* can the scan evaluate e on rel's row: no Var of another table, no sub-select? */
+static bool
+row_expression(Node *e, Index relid)
+{
+	return !contain_subplans(e) && !vars_of_rel(e, &relid);
+}
+
 /*
  * How the scan makes the element e of rel's rows (ELEM_* of scan.h, or
- * ELEM_EXPR); false if it cannot (a Var of another table, a sub-select)
+ * ELEM_EXPR); false if it cannot
  */
 static bool
 element_form(Node *e, Index relid, int *elem)
@@ -156,7 +164,7 @@ element_form(Node *e, Index relid, int *elem)
 	if (pgbf_element_column(e, relid, elem) != NULL)
 		return true;
 	*elem = ELEM_EXPR;
-	return !contain_subplans(e) && !vars_of_rel(e, &relid);
+	return row_expression(e, relid);
 }
 
 /* a non-NULL constant argument of the call, or false */
@@ -216,7 +224,7 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 	bool		found = false;
 	char		errbuf[BF_ERRLEN];
 
-	if (a->aggfilter != NULL || a->aggdistinct != NIL || a->aggorder != NIL ||
+	if (a->aggdistinct != NIL || a->aggorder != NIL ||
 		a->aggdirectargs != NIL || a->agglevelsup != 0 || a->aggkind != AGGKIND_NORMAL ||
 		a->aggsplit != AGGSPLIT_SIMPLE || a->aggstar || a->aggvariadic ||
 		nargs < 1 || nargs > 3)
@@ -250,9 +258,13 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 		return false;
 	pfree(final);
 
-	/* the element: an expression of rel's row, a column in particular */
+	/*
+	 * The element: an expression of rel's row, a column in particular; a
+	 * FILTER clause: one more clause on the row, after the WHERE clause
+	 */
 	if (!element_form((Node *) linitial_node(TargetEntry, a->args)->expr, rel->relid,
 					  &b->elem) ||
+		(a->aggfilter != NULL && !row_expression((Node *) a->aggfilter, rel->relid)) ||
 		!call_params(a, &b->fpr, &b->capacity))
 		return false;
 
@@ -339,11 +351,13 @@ quals_ok(PlannerInfo *root, RelOptInfo *rel)
 typedef struct BuildLeaf
 {
 	Node	   *element;
+	List	   *filter;			/* the call's FILTER clause, implicit-AND */
 	Path	   *seq;			/* its Seq Scan: cost, and the filter's plan */
 } BuildLeaf;
 
+/* call: the element and the FILTER clause (or NULL), in rel's columns */
 static bool
-collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List **leaves)
+collect_leaves(PlannerInfo *root, RelOptInfo *rel, List *call, int elem, List **leaves)
 {
 	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
 	ListCell   *lc;
@@ -358,11 +372,13 @@ collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List
 		int			leaf_elem;
 
 		if ((rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW) ||
-			!quals_ok(root, rel) || !element_form(element, rel->relid, &leaf_elem) ||
-			leaf_elem != elem)
+			!quals_ok(root, rel) ||
+			!element_form(linitial(call), rel->relid, &leaf_elem) || leaf_elem != elem ||
+			(lsecond(call) != NULL && !row_expression(lsecond(call), rel->relid)))
 			return false;
 		leaf = palloc(sizeof(BuildLeaf));
-		leaf->element = element;
+		leaf->element = linitial(call);
+		leaf->filter = make_ands_implicit((Expr *) lsecond(call));
 		leaf->seq = create_seqscan_path(root, rel, NULL, 0);
 		*leaves = lappend(*leaves, leaf);
 		return true;
@@ -376,7 +392,8 @@ collect_leaves(PlannerInfo *root, RelOptInfo *rel, Node *element, int elem, List
 			continue;
 		child = root->simple_rel_array[ai->child_relid];
 		if (child == NULL ||
-			!collect_leaves(root, child, adjust_appendrel_attrs(root, element, 1, &ai),
+			!collect_leaves(root, child,
+							(List *) adjust_appendrel_attrs(root, (Node *) call, 1, &ai),
 							elem, leaves))
 			return false;
 	}
@@ -392,6 +409,7 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	List	   *leaves = NIL;
 	List	   *paths = NIL;
 	List	   *elements = NIL;
+	List	   *filters = NIL;
 	ListCell   *lc;
 	BuildAgg	b;
 	CustomPath *cp;
@@ -430,17 +448,21 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 
 	/* the tables to read, each whole or through its WHERE clause */
 	if (!collect_leaves(root, input_rel,
-						(Node *) linitial_node(TargetEntry, b.aggref->args)->expr,
+						list_make2(linitial_node(TargetEntry, b.aggref->args)->expr,
+								   b.aggref->aggfilter),
 						b.elem, &leaves))
 		return;
 	cost = 0.5 * cpu_operator_cost * input_rel->rows;
-	if (b.elem == ELEM_EXPR)
+	for (int i = 0; i < 2; i++)
 	{
-		QualCost	element_cost;
+		Node	   *e = i == 0 ? (Node *) linitial_node(TargetEntry, b.aggref->args)->expr
+		: (Node *) b.aggref->aggfilter;
+		QualCost	row_cost;
 
-		cost_qual_eval_node(&element_cost,
-							(Node *) linitial_node(TargetEntry, b.aggref->args)->expr, root);
-		cost += element_cost.startup + element_cost.per_tuple * input_rel->rows;
+		if (e == NULL || (i == 0 && b.elem != ELEM_EXPR))
+			continue;
+		cost_qual_eval_node(&row_cost, e, root);
+		cost += row_cost.startup + row_cost.per_tuple * input_rel->rows;
 	}
 	foreach(lc, leaves)
 	{
@@ -449,6 +471,7 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 		cost += leaf->seq->total_cost;
 		paths = lappend(paths, leaf->seq);
 		elements = lappend(elements, leaf->element);
+		filters = lappend(filters, leaf->filter);
 	}
 
 	cp = makeNode(CustomPath);
@@ -466,7 +489,8 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	cp->flags = 0;
 	/* each table's Seq Scan, whose plan the planner makes with its filter */
 	cp->custom_paths = paths;
-	cp->custom_private = lcons(b.aggref, lcons(makeInteger((int) input_rel->relid), elements));
+	cp->custom_private = list_make4(b.aggref, makeInteger((int) input_rel->relid), elements,
+									filters);
 	cp->methods = &build_path_methods;
 	add_path(output_rel, &cp->path);
 }
@@ -485,10 +509,11 @@ table_entry(Index relid, AttrNumber resno)
  * then, as junk columns: a Var of the table the query names, a Var of
  * each table read, each table's element, and each table's WHERE clauses,
  * as that table's Seq Scan plan has them (the planner's order, cheapest
- * first).  setrefs turns the call into a reference to the first column
- * wherever the target list has it, and renumbers the tables' Vars in all
- * of them with the rest of the plan; the executor finds the tables there
- * (the scan tuple never holds a value for the junk columns).  The elements
+ * first) and then the call's FILTER clause.  setrefs turns the call into
+ * a reference to the first column wherever the target list has it, and
+ * renumbers the tables' Vars in all of them with the rest of the plan;
+ * the executor finds the tables there (the scan tuple never holds a value
+ * for the junk columns).  The elements
  * and clauses are in custom_exprs as well, where the planner looks for the
  * Params of sub-selects and outer queries they use (custom_scan_tlist, it
  * assumes, has none), so that the scan is run again when one changes.
@@ -502,16 +527,19 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 {
 	Aggref	   *aggref = linitial(best_path->custom_private);
 	Index		relid = (Index) intVal(lsecond(best_path->custom_private));
-	List	   *elements = list_copy_tail(best_path->custom_private, 2);
+	List	   *elements = lthird(best_path->custom_private);
+	List	   *filters = lfourth(best_path->custom_private);
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *scan_tlist;
 	List	   *nquals = NIL;
 	AttrNumber	resno = 1;
-	ListCell   *lc;
+	ListCell   *lc,
+			   *lf;
 	BuildAgg	b;
 
 	if (!match_build_agg(find_base_rel(root, relid), aggref, &b) ||
-		list_length(elements) != list_length(custom_plans))
+		list_length(elements) != list_length(custom_plans) ||
+		list_length(filters) != list_length(custom_plans))
 		elog(ERROR, "bloomfilter build scan: its aggregate no longer matches");
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = NIL;
@@ -526,9 +554,10 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	foreach(lc, elements)
 		scan_tlist = lappend(scan_tlist, makeTargetEntry(copyObject(lfirst(lc)), resno++,
 														 NULL, true));
-	foreach(lc, custom_plans)
+	forboth(lc, custom_plans, lf, filters)
 	{
-		List	   *quals = ((Plan *) lfirst(lc))->qual;
+		/* the WHERE clause as the Seq Scan tests it, then the call's FILTER */
+		List	   *quals = list_concat_copy(((Plan *) lfirst(lc))->qual, lfirst(lf));
 		ListCell   *lq;
 
 		foreach(lq, quals)
