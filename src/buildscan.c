@@ -50,8 +50,10 @@
  * with the element and the clauses in its own columns.
  *
  * The scan is offered beside the Agg paths at the cost of the sequential
- * scan plus half the transition's cost a row, so that a parallel plan the
- * planner costs lower (many cores, a big table) still wins.
+ * scans (their WHERE clauses included) plus half the transition's cost a
+ * row and the cost of the expressions it evaluates for the call (an
+ * element that is not a column, a FILTER clause), so that a parallel plan
+ * the planner costs lower (many cores, a big table) still wins.
  * bloomfilter.enable_build_scan = off turns it off.  Like the probe scan,
  * the planner only offers it once the module is loaded in the session (a
  * call of any of its functions, or session_preload_libraries).
@@ -121,7 +123,7 @@ typedef struct BuildAgg
 	BfKind		target;
 	bool		sized;			/* bloom_agg(x, capacity, fpr) */
 	PgbfElem	kind;
-	int			elem;			/* pgbf_element_column's */
+	int			elem;			/* element_form's: ELEM_* of scan.h or ELEM_EXPR */
 	double		fpr;
 	int64		capacity;		/* 0: sized from the distinct count */
 } BuildAgg;
@@ -343,10 +345,10 @@ quals_ok(PlannerInfo *root, RelOptInfo *rel)
  * materialized view, or for an inheritance parent or partitioned table
  * (rte->inh) the leaves of its tree that the planner kept (partitions it
  * pruned are not there; children it proved empty are dummy rels), each
- * as a BuildLeaf with the aggregate's element in its own columns (element
- * is rel's).  False if any table cannot be read so: another access method
- * or relkind (a foreign table), a sample, security quals, a WHERE clause
- * the scan does not take, or an element that is not a column there.
+ * as a BuildLeaf with the call's element and FILTER clause in its own
+ * columns.  False if any table cannot be read so: another relkind (a
+ * foreign table), a sample, security quals, a WHERE clause the scan does
+ * not take, or an element or FILTER clause it cannot evaluate there.
  */
 typedef struct BuildLeaf
 {
