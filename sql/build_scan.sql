@@ -272,6 +272,7 @@ ANALYZE bs_part;
 SELECT tableoid::regclass AS partition, count(*) FROM bs_part GROUP BY 1 ORDER BY 1;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000 AND n > 10;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000;
 SELECT w, col, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_part %s', agg, col, args, w))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES (''), (', 30000, 0.01')) f(args),

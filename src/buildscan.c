@@ -1010,14 +1010,28 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
 	ExplainPropertyText("Table", get_rel_name(rte->relid), es);
-	/* an inheritance tree: the tables read */
+	/* an inheritance tree: how many tables are read, and (VERBOSE) which */
 	if (rte->inh)
+	{
 		ExplainPropertyInteger("Tables Read", NULL, st->ntables, es);
+		if (es->verbose)
+		{
+			List	   *names = NIL;
+
+			for (int i = 0; i < st->ntables; i++)
+				names = lappend(names, RelationGetRelationName(st->tables[i].rel));
+			ExplainPropertyList("Tables", names, es);
+		}
+	}
 	ExplainPropertyText("Aggregate",
 						deparse_expression((Node *) st->aggref, context, es->verbose, false),
 						es);
 
-	/* the WHERE clause (each table's is the same), shown as a scan's filter is */
+	/*
+	 * The WHERE clause, shown as a scan's filter is: the first table's (each
+	 * table's is the same clause in its own columns), its columns named
+	 * without that table's alias when there are several tables
+	 */
 	quals = st->ntables > 0 ? plan_quals(cscan, 0) : NIL;
 	if (quals != NIL)
 	{
@@ -1025,7 +1039,7 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 		ExplainPropertyText("Filter",
 							deparse_expression((Node *) make_ands_explicit(quals),
-											   context, es->verbose, false),
+											   context, es->verbose && !rte->inh, false),
 							es);
 		if (es->analyze && instr != NULL && instr->nloops > 0 &&
 			(instr->nfiltered1 > 0 || es->format != EXPLAIN_FORMAT_TEXT))
