@@ -402,6 +402,16 @@ collect_leaves(PlannerInfo *root, RelOptInfo *rel, List *call, int elem, List **
 	return true;
 }
 
+/* what evaluating e on each of rows rows costs */
+static Cost
+eval_cost(PlannerInfo *root, Node *e, double rows)
+{
+	QualCost	c;
+
+	cost_qual_eval_node(&c, e, root);
+	return c.startup + c.per_tuple * rows;
+}
+
 static void
 bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
 			   RelOptInfo *output_rel, void *extra)
@@ -455,17 +465,11 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 						b.elem, &leaves))
 		return;
 	cost = 0.5 * cpu_operator_cost * input_rel->rows;
-	for (int i = 0; i < 2; i++)
-	{
-		Node	   *e = i == 0 ? (Node *) linitial_node(TargetEntry, b.aggref->args)->expr
-		: (Node *) b.aggref->aggfilter;
-		QualCost	row_cost;
-
-		if (e == NULL || (i == 0 && b.elem != ELEM_EXPR))
-			continue;
-		cost_qual_eval_node(&row_cost, e, root);
-		cost += row_cost.startup + row_cost.per_tuple * input_rel->rows;
-	}
+	if (b.elem == ELEM_EXPR)
+		cost += eval_cost(root, (Node *) linitial_node(TargetEntry, b.aggref->args)->expr,
+						  input_rel->rows);
+	if (b.aggref->aggfilter != NULL)
+		cost += eval_cost(root, (Node *) b.aggref->aggfilter, input_rel->rows);
 	foreach(lc, leaves)
 	{
 		BuildLeaf  *leaf = lfirst(lc);
@@ -772,17 +776,11 @@ page_element(BuildScanState *st, Page page, BlockNumber block, OffsetNumber off,
 			 Datum *d, bool *isnull)
 {
 	BuildTable *t = st->table;
-	ItemId		lp;
 
 	if (t->slot == NULL)
 		return pgbf_page_attr(t->rel, page, block, off, t->attno, d, isnull);
-	lp = PageGetItemId(page, off);
-	if (!ItemIdIsNormal(lp))
+	if (!pgbf_page_tuple(t->rel, page, block, off, &st->tuple))
 		return false;
-	st->tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	st->tuple.t_len = ItemIdGetLength(lp);
-	st->tuple.t_tableOid = RelationGetRelid(t->rel);
-	ItemPointerSet(&st->tuple.t_self, block, off);
 	ExecStoreHeapTuple(&st->tuple, t->slot, false);
 	return row_element(st, t->slot, d, isnull);
 }
@@ -837,13 +835,6 @@ push_page(BuildScanState *st, HeapScanDesc hscan)
 	MemoryContextReset(st->page_cxt);
 }
 
-/*
- * The aggregate's value: every row's element queued in a pending state as
- * the transition does it (push_element), and the final function called on
- * that state, or on NULL for no rows, as the Agg node calls it.  The final
- * function finds the call's constants through pgbf_build_scan_aggref when
- * it needs them (no rows).
- */
 /* queue the elements of the rows of table t */
 static void
 push_table(BuildScanState *st, BuildTable *t)
@@ -934,7 +925,7 @@ build_value(BuildScanState *st, bool *isnull)
 	return result;
 }
 
-/* the scan's one tuple: the aggregate's value (the WHERE clause's columns NULL) */
+/* the scan's one tuple: the aggregate's value (the junk columns NULL) */
 static TupleTableSlot *
 store_value(BuildScanState *st, TupleTableSlot *slot)
 {

@@ -804,18 +804,27 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 }
 
 bool
-pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
-			   AttrNumber attno, Datum *d, bool *isnull)
+pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off, HeapTuple tup)
 {
 	ItemId		lp = PageGetItemId(page, off);
-	HeapTupleData tup;
 
 	if (!ItemIdIsNormal(lp))
 		return false;
-	tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	tup.t_len = ItemIdGetLength(lp);
-	tup.t_tableOid = RelationGetRelid(rel);
-	ItemPointerSet(&tup.t_self, block, off);
+	tup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tup->t_len = ItemIdGetLength(lp);
+	tup->t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tup->t_self, block, off);
+	return true;
+}
+
+bool
+pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
+			   AttrNumber attno, Datum *d, bool *isnull)
+{
+	HeapTupleData tup;
+
+	if (!pgbf_page_tuple(rel, page, block, off, &tup))
+		return false;
 	*d = heap_getattr(&tup, attno, RelationGetDescr(rel), isnull);
 	return true;
 }

@@ -8,6 +8,7 @@
 
 #include "pg_common.h"
 
+#include "access/htup.h"
 #include "nodes/primnodes.h"
 #include "storage/bufpage.h"
 #include "utils/relcache.h"
@@ -33,10 +34,12 @@ extern char *pgbf_module_symbol(Oid funcid, int nargs, Oid rettype);
 extern char *pgbf_module_elem_symbol(Oid funcid, int nargs, Oid rettype, PgbfElem *kind);
 
 /*
- * Column attno of the tuple at offset off of a heap page the caller has
- * pinned (a visible one, from a page-at-a-time scan's rs_vistuples);
- * false if its line pointer is not a normal one
+ * The tuple at offset off of a heap page the caller has pinned (a visible
+ * one, from a page-at-a-time scan's rs_vistuples), pointing into the page,
+ * and its column attno; false if its line pointer is not a normal one
  */
+extern bool pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off,
+							HeapTuple tup);
 extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
 						   AttrNumber attno, Datum *d, bool *isnull);
 
