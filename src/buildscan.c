@@ -821,6 +821,7 @@ push_page(BuildScanState *st, HeapScanDesc hscan)
 	Page		page = BufferGetPage(hscan->rs_cbuf);
 	MemoryContext old = MemoryContextSwitchTo(st->page_cxt);
 
+	pgbf_page_prefetch_once(page);
 	for (int i = 0; i < hscan->rs_ntuples; i++)
 	{
 		Datum		d;

@@ -843,6 +843,7 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 	int			n = 0;
 	int			nvis = hscan->rs_ntuples;
 
+	pgbf_page_prefetch_once(page);
 	memset(st->answer, ANSWER_UNKNOWN, sizeof(st->answer));
 	st->block = hscan->rs_cblock;
 	MemoryContextReset(st->page_cxt);

@@ -44,6 +44,29 @@ extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNum
 						   AttrNumber attno, Datum *d, bool *isnull);
 
 /*
+ * Start loading a pinned heap page's tuple area (pd_upper .. pd_special)
+ * as data read once, before a page pass reads every tuple of it.  Locality
+ * 0 is PREFETCHNTA on x86: the lines come in for this pass and go first,
+ * where the pass's ordinary loads of them pushed the filter's own lines
+ * out of L2 (8 kB a page; a standard-layout probe reads k lines of a filter
+ * bigger than this CPU's 1 MB L2).  bench/README.md, twenty-second round,
+ * has what it gained.  The bounds come from a page the buffer manager
+ * checked, and a prefetch cannot fault, but they are clamped to the page.
+ * Always inlined: GCC may judge a function that only prefetches to be
+ * pure and delete calls to it (see prefetch_add in bloom.c).
+ */
+static inline __attribute__((always_inline)) void
+pgbf_page_prefetch_once(Page page)
+{
+	PageHeader	ph = (PageHeader) page;
+	uint32		lo = Min(ph->pd_upper, BLCKSZ) & ~63;
+	uint32		hi = Min(ph->pd_special, BLCKSZ);
+
+	for (uint32 o = lo; o < hi; o += 64)
+		__builtin_prefetch((const char *) page + o, 0, 0);
+}
+
+/*
  * The column an element expression reads (of relid; of any rel if 0), and
  * how the element is made of its value (ELEM_*), or NULL when e is not one
  * of those forms (scan.c); the hash of that element of a column value d.
