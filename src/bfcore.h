@@ -161,9 +161,11 @@ bf_align64(uint64_t x)
  * their real rate past fpr * BF_FILL_MARGIN, and this keeps that from
  * happening before capacity.
  *
- * With slack_pct > 0 it trades memory for a smaller stored value: it takes
- * the fewest hashes whose smallest array is at most slack_pct percent
- * larger than that best one (see fewer_hashes in model.c).
+ * With slack_permille > 0 it trades a little memory for fewer hashes: it
+ * takes the fewest hashes whose smallest array is at most slack_permille
+ * per mille larger than that best one (see fewer_hashes in model.c): a
+ * countingbloom's value then compresses better, and a standard-layout
+ * bloomfilter's probe reads fewer cache lines.
  */
 #define BF_MAX_HASHES		64
 #define BF_SIZING_MARGIN	0.95
@@ -183,7 +185,7 @@ extern uint64_t bf_smallest_units_k(uint64_t n, double fpr, uint32_t k,
 									uint64_t lo, uint64_t hi);
 extern BfStatus bf_cells_geometry(uint32_t block_cells, uint64_t unit,
 								  uint64_t max_units, uint64_t capacity,
-								  double fpr, uint32_t slack_pct,
+								  double fpr, uint32_t slack_permille,
 								  uint64_t *ncells, uint32_t *nhashes,
 								  char *errbuf);
 

@@ -92,7 +92,8 @@ bloom_model_fpr(int layout, uint64_t n, uint64_t nbits, uint32_t k)
 
 /*
  * Smallest stage that meets fpr at capacity (see bf_cells_geometry for the
- * margins), in whole 64-bit words (standard) or 512-bit blocks.
+ * margins), in whole 64-bit words (standard) or 512-bit blocks; a standard
+ * stage's k as above.
  */
 BfStatus
 bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
@@ -103,7 +104,8 @@ bloom_geometry(int layout, uint64_t capacity, double fpr, BloomGeometry *g,
 	BfStatus	st;
 
 	st = bf_cells_geometry(layout == BLOOM_LAYOUT_BLOCKED ? BLOOM_BLOCK_BITS : 0,
-						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr, 0,
+						   unit, (BF_MAX_VALUE_BYTES * 8) / unit, capacity, fpr,
+						   layout == BLOOM_LAYOUT_BLOCKED ? 0 : BLOOM_STANDARD_SLACK_PERMILLE,
 						   &g->nbits, &k, errbuf);
 	if (st != BF_OK)
 		return st;

@@ -38,13 +38,13 @@ typedef char counting_header_is_64_bytes[(sizeof(CountingBloom) == COUNTING_HEAD
  * the packed layout (counting.h) stores a 4-bit counter in about 1.4 bits
  * (TOAST's pglz took 2 to 2.5).  The fewer
  * hashes per element, the more counters stay at zero, so the sizing takes
- * the fewest hashes that need at most COUNTING_SLACK_PCT percent more
+ * the fewest hashes that need at most COUNTING_SLACK_PERMILLE per mille (10%) more
  * counters than the smallest geometry.  At 1% and a million elements that
  * is k = 4 in 7% more counters, against k = 6: 2.38 MB stored instead of
  * 2.99 MB under pglz, and every add, remove and count touches 4 counters,
  * not 6.
  */
-#define COUNTING_SLACK_PCT 10
+#define COUNTING_SLACK_PERMILLE 100
 
 BfStatus
 counting_geometry(uint64_t capacity, double fpr, uint64_t *nblocks,
@@ -54,7 +54,7 @@ counting_geometry(uint64_t capacity, double fpr, uint64_t *nblocks,
 	BfStatus	st;
 
 	st = bf_cells_geometry(COUNTING_BLOCK_CELLS, COUNTING_BLOCK_CELLS,
-						   COUNTING_MAX_BLOCKS, capacity, fpr, COUNTING_SLACK_PCT,
+						   COUNTING_MAX_BLOCKS, capacity, fpr, COUNTING_SLACK_PERMILLE,
 						   &ncells, nhashes, errbuf);
 	if (st != BF_OK)
 		return st;

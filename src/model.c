@@ -321,7 +321,7 @@ typedef struct GeometryMemo
 {
 	uint32_t	block_cells;
 	uint32_t	nhashes;
-	uint32_t	slack_pct;
+	uint32_t	slack_permille;
 	uint64_t	unit;
 	uint64_t	max_units;
 	uint64_t	capacity;
@@ -335,14 +335,14 @@ static GeometryMemo geometry_memo[GEOMETRY_MEMO_SLOTS];
 
 static GeometryMemo *
 geometry_memo_slot(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-				   uint64_t capacity, double fpr, uint32_t slack_pct)
+				   uint64_t capacity, double fpr, uint32_t slack_permille)
 {
 	uint64_t	fbits;
 	uint64_t	x;
 
 	memcpy(&fbits, &fpr, sizeof(fbits));
 	x = bf_remix(capacity ^ bf_remix(fbits ^ bf_remix(unit ^ ((uint64_t) block_cells << 32) ^
-													 bf_remix(max_units ^ ((uint64_t) slack_pct << 48)))));
+													 bf_remix(max_units ^ ((uint64_t) slack_permille << 48)))));
 	return &geometry_memo[x % GEOMETRY_MEMO_SLOTS];
 }
 
@@ -351,21 +351,21 @@ static BfStatus cells_geometry_search(uint32_t block_cells, uint64_t unit,
 									  double fpr, uint64_t *ncells,
 									  uint32_t *nhashes, char *errbuf);
 static void fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-						 uint64_t capacity, double fpr, uint32_t slack_pct,
+						 uint64_t capacity, double fpr, uint32_t slack_permille,
 						 uint64_t *ncells, uint32_t *nhashes);
 
 BfStatus
 bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-				  uint64_t capacity, double fpr, uint32_t slack_pct,
+				  uint64_t capacity, double fpr, uint32_t slack_permille,
 				  uint64_t *ncells, uint32_t *nhashes, char *errbuf)
 {
 	GeometryMemo *m = geometry_memo_slot(block_cells, unit, max_units, capacity,
-										 fpr, slack_pct);
+										 fpr, slack_permille);
 	BfStatus	st;
 
 	if (m->ncells != 0 && m->block_cells == block_cells && m->unit == unit &&
 		m->max_units == max_units && m->capacity == capacity && m->fpr == fpr &&
-		m->slack_pct == slack_pct)
+		m->slack_permille == slack_permille)
 	{
 		*ncells = m->ncells;
 		*nhashes = m->nhashes;
@@ -373,13 +373,13 @@ bf_cells_geometry(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 	}
 	st = cells_geometry_search(block_cells, unit, max_units, capacity, fpr,
 							   ncells, nhashes, errbuf);
-	if (st == BF_OK && slack_pct > 0)
-		fewer_hashes(block_cells, unit, max_units, capacity, fpr, slack_pct,
+	if (st == BF_OK && slack_permille > 0)
+		fewer_hashes(block_cells, unit, max_units, capacity, fpr, slack_permille,
 					 ncells, nhashes);
 	if (st == BF_OK)
 	{
 		m->block_cells = block_cells;
-		m->slack_pct = slack_pct;
+		m->slack_permille = slack_permille;
 		m->unit = unit;
 		m->max_units = max_units;
 		m->capacity = capacity;
@@ -434,20 +434,22 @@ cells_geometry_search(uint32_t block_cells, uint64_t unit, uint64_t max_units,
 
 /*
  * Given the smallest geometry (*ncells, *nhashes), the fewest hashes whose
- * own smallest array is at most slack_pct percent larger, and that array.
- * Fewer hashes per element leave more cells at zero, and the fewer cells
- * are set, the less there is to store: this is the trade of compressed
- * Bloom filters (Mitzenmacher 2002), a little more memory for a value that
- * compresses much better.  Every k tried meets the same sizing rate, so
- * the margins hold whatever k is chosen.
+ * own smallest array is at most slack_permille per mille larger, and that
+ * array.  Fewer hashes per element leave more cells at zero, and the fewer
+ * cells are set, the less there is to store: this is the trade of
+ * compressed Bloom filters (Mitzenmacher 2002), a little more memory for a
+ * value that compresses much better.  Fewer hashes are also fewer cells to
+ * read: in the standard layout each is a cache line of its own.  Every k
+ * tried meets the same sizing rate, so the margins hold whatever k is
+ * chosen.
  */
 static void
 fewer_hashes(uint32_t block_cells, uint64_t unit, uint64_t max_units,
-			 uint64_t capacity, double fpr, uint32_t slack_pct, uint64_t *ncells,
+			 uint64_t capacity, double fpr, uint32_t slack_permille, uint64_t *ncells,
 			 uint32_t *nhashes)
 {
 	uint64_t	best_units = *ncells / unit;
-	uint64_t	limit = best_units + best_units * slack_pct / 100;
+	uint64_t	limit = best_units + best_units * slack_permille / 1000;
 
 	if (limit > max_units)
 		limit = max_units;

@@ -827,12 +827,14 @@ test_unchecked_build(void)
 }
 
 /*
- * Sizing against brute force: a stage's size must be exactly the smallest
- * that any k = 1..64 allows under the sizing rate (sizing_brute.h), for
- * both layouts, small and large capacities, rates down to 1e-8.  The
- * search for k once looked only near ln 2 * bits/element, which is too
- * high for blocks at low rates: 1e-6 sized 41 bits per element instead of
- * 39.
+ * Sizing against brute force: the smallest geometry must be exactly the
+ * smallest that any k = 1..64 allows under the sizing rate
+ * (sizing_brute.h), for both layouts, small and large capacities, rates
+ * down to 1e-8.  The search for k once looked only near ln 2 *
+ * bits/element, which is too high for blocks at low rates: 1e-6 sized 41
+ * bits per element instead of 39.  A blocked stage takes that geometry; a
+ * standard one the least k whose own smallest array is within
+ * BLOOM_STANDARD_SLACK_PERMILLE of it, at that array, with no more hashes.
  */
 static void
 test_sizing_matches_brute_force(void)
@@ -849,14 +851,44 @@ test_sizing_matches_brute_force(void)
 				uint64_t	brute;
 				BloomGeometry g;
 
+				uint64_t	min_bits;
+				uint32_t	min_k;
+				uint64_t	units;
+
 				CHECK(bloom_geometry(layout, caps[c], fprs[r], &g, NULL) == BF_OK);
-				/* no k needs more than 4x the size found: bound the bisection */
+				CHECK(bf_cells_geometry(cells, unit, UINT64_C(1) << 40, caps[c], fprs[r], 0,
+										&min_bits, &min_k, NULL) == BF_OK);
+				/* no k needs more than 4x the smallest: bound the bisection */
 				brute = brute_smallest_cells(caps[c], fprs[r], cells, unit,
-											 4 * g.nbits / unit);
-				CHECK_MSG(g.nbits == brute,
-						  "layout %d, capacity %llu at %g: %llu bits, brute force %llu",
+											 4 * min_bits / unit);
+				CHECK_MSG(min_bits == brute,
+						  "layout %d, capacity %llu at %g: smallest %llu bits, brute force %llu",
 						  layout, (unsigned long long) caps[c], fprs[r],
-						  (unsigned long long) g.nbits, (unsigned long long) brute);
+						  (unsigned long long) min_bits, (unsigned long long) brute);
+				units = min_bits / unit;
+				if (layout == BLOOM_LAYOUT_STANDARD)
+					units += units * BLOOM_STANDARD_SLACK_PERMILLE / 1000;
+				CHECK_MSG(g.nbits <= units * unit && g.nhashes <= min_k,
+						  "layout %d, capacity %llu at %g: k=%u in %llu bits, over k=%u in %llu",
+						  layout, (unsigned long long) caps[c], fprs[r], g.nhashes,
+						  (unsigned long long) g.nbits, min_k, (unsigned long long) min_bits);
+				if (layout == BLOOM_LAYOUT_BLOCKED)
+					CHECK_MSG(g.nbits == min_bits && g.nhashes == min_k,
+							  "blocked, capacity %llu at %g: not the smallest geometry",
+							  (unsigned long long) caps[c], fprs[r]);
+				for (uint32_t kk = 1; layout == BLOOM_LAYOUT_STANDARD && kk <= min_k; kk++)
+				{
+					uint64_t	ck = brute_smallest_cells_k(caps[c], fprs[r], kk, cells, unit,
+															units);
+
+					if (ck == 0)
+						continue;
+					CHECK_MSG(kk == g.nhashes && ck == g.nbits,
+							  "layout %d, capacity %llu at %g: k=%u in %llu bits, brute force k=%u in %llu",
+							  layout, (unsigned long long) caps[c], fprs[r], g.nhashes,
+							  (unsigned long long) g.nbits, kk, (unsigned long long) ck);
+					break;
+				}
 				CHECK_MSG(bloom_model_fpr(layout, caps[c], g.nbits, g.nhashes) <= fprs[r] * BF_SIZING_MARGIN,
 						  "layout %d, capacity %llu at %g: model rate over the target",
 						  layout, (unsigned long long) caps[c], fprs[r]);
