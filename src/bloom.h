@@ -169,9 +169,10 @@ extern size_t bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n,
 							   BloomAddResult *stop);
 extern bool bloom_contains_hash(const BloomFilter *f, uint64_t h);
 /*
- * out[i] = bloom_contains_hash(f, h[i]) for i in 0..n, with the lines each
- * probe reads loaded ahead, so that the cache misses of a filter bigger
- * than the caches overlap instead of following one another.
+ * out[i] = bloom_contains_hash(f, h[i]) for i in 0..n, so that the cache
+ * misses of a filter bigger than the caches overlap instead of following
+ * one another: blocked, each probe's block loaded ahead; standard, the
+ * probes in rounds of one bit each (std_contains_many in bloom.c).
  */
 extern void bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n,
 								  bool *out);

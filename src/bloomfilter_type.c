@@ -359,15 +359,3 @@ pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
 {
 	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
 }
-
-bool
-pgbf_bloom_scan_batches(const void *f)
-{
-	return ((const BloomFilter *) f)->layout == BLOOM_LAYOUT_BLOCKED;
-}
-
-bool
-pgbf_bloom_probe_one(const void *f, uint64 h)
-{
-	return bloom_contains_hash((const BloomFilter *) f, h);
-}

@@ -595,7 +595,6 @@ typedef struct ProbeScanState
 	bool		filter_ready;
 	const void *filter;			/* NULL: the filter is NULL, no row passes */
 	uint64		seed;
-	bool		batch;			/* answer a page at once, else each row */
 	const void *aux;			/* cuckoofilter: its alternate-bucket offsets, or NULL */
 	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
 	MemoryContext filter_cxt;	/* reset at each rescan */
@@ -604,7 +603,6 @@ typedef struct ProbeScanState
 	/* answers for the tuples of one page, by offset */
 	BlockNumber block;
 	uint8		answer[MaxHeapTuplesPerPage + 1];	/* ANSWER_* */
-	uint64		hash_at[MaxHeapTuplesPerPage + 1];	/* for ANSWER_HASHED */
 	uint64		hashes[MaxHeapTuplesPerPage];
 	bool		found[MaxHeapTuplesPerPage];
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
@@ -613,7 +611,6 @@ typedef struct ProbeScanState
 #define ANSWER_UNKNOWN 0
 #define ANSWER_PASS 1
 #define ANSWER_FAIL 2
-#define ANSWER_HASHED 3			/* hash_at[off] is its hash: probe it */
 
 static void bf_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *bf_exec(CustomScanState *node);
@@ -719,8 +716,6 @@ prepare_filter(ProbeScanState *st)
 		else
 			st->filter = pgbf_cached_arg(fcinfo, 0);
 		st->seed = ((const BfHeader *) st->filter)->seed;
-		st->batch = st->type != PROBE_BLOOM || pgbf_bloom_scan_batches(st->filter);
-		Assert(st->batch || st->type == PROBE_BLOOM);
 	}
 	MemoryContextSwitchTo(old);
 	st->filter_ready = true;
@@ -865,15 +860,6 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 		st->offsets[n++] = off;
 	}
 	MemoryContextSwitchTo(old);
-	if (!st->batch)
-	{
-		for (int i = 0; i < n; i++)
-		{
-			st->hash_at[st->offsets[i]] = st->hashes[i];
-			st->answer[st->offsets[i]] = ANSWER_HASHED;
-		}
-		return;
-	}
 	answer_hashes(st, st->hashes, n, st->found);
 	for (int i = 0; i < n; i++)
 		st->answer[st->offsets[i]] = (st->found[i] != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
@@ -885,7 +871,7 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
  * on past them (heapgettup_pagemode goes on after rs_cindex), so that a
  * failing tuple is never stored in the slot only to be dropped.  A tuple
  * the page pass did not answer stops the run, to be answered from its
- * slot.  A standard-layout filter's tuples are probed here as they come.
+ * slot.
  */
 static void
 skip_failing(ProbeScanState *st, HeapScanDesc hscan)
@@ -897,13 +883,6 @@ skip_failing(ProbeScanState *st, HeapScanDesc hscan)
 		OffsetNumber off = hscan->rs_vistuples[i];
 		uint8		a = off <= MaxHeapTuplesPerPage ? st->answer[off] : ANSWER_UNKNOWN;
 
-		if (a == ANSWER_HASHED)
-		{
-			bool		found = pgbf_bloom_probe_one(st->filter, st->hash_at[off]);
-
-			a = (found != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
-			st->answer[off] = a;
-		}
 		if (a != ANSWER_FAIL)
 			break;
 		InstrCountFiltered2(&st->css.ss, 1);
@@ -946,13 +925,6 @@ bf_next(ScanState *ss)
 				prepare_page(st, hscan);
 			if (block == st->block && off <= MaxHeapTuplesPerPage)
 				a = st->answer[off];
-			if (a == ANSWER_HASHED)
-			{
-				/* only bloomfilter's standard layout (pgbf_bloom_scan_batches) */
-				bool		found = pgbf_bloom_probe_one(st->filter, st->hash_at[off]);
-
-				a = (found != st->negate) ? ANSWER_PASS : ANSWER_FAIL;
-			}
 		}
 		if (a == ANSWER_UNKNOWN)
 		{

@@ -84,15 +84,6 @@ extern void pgbf_counting_probe_many(const void *f, const uint64 *h, size_t n, b
 extern void pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out);
 
 /*
- * Whether the probe scan should answer a page of this bloomfilter at once
- * (blocked layout), or each row as it comes (standard layout: a member
- * reads k lines, and a page's worth of those back to back measured slower
- * than one probe per row between the executor's other work).
- */
-extern bool pgbf_bloom_scan_batches(const void *f);
-extern bool pgbf_bloom_probe_one(const void *f, uint64 h);
-
-/*
  * A cuckoofilter argument (arg 0 of fcinfo) for a scan expected to probe
  * it about expected_probes times, and *alt its table of alternate-bucket
  * offsets when that pays (else NULL); the answers through them.
