@@ -629,9 +629,9 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
  * or for a branch: each candidate's bit decides, without a branch,
  * whether it stays in the list (idx, v compacted in place), so the
  * round's cache misses overlap.  A probe reads exactly the lines it reads
- * one by one with its early exit.  v is each candidate's position state:
- * format 2's counter h + j * STEP, format 1's last x (chain, a constant
- * where this is inlined).  Returns how many of the m candidates have all
+ * one by one with its early exit.  v is each candidate's position state
+ * for std_next: format 2's counter h + j * STEP, format 1's last x (chain,
+ * a constant where this is inlined).  Returns how many of the m candidates have all
  * k bits set; they are idx[0 .. that).
  *
  * One by one, a non-member's exit at its first clear bit is a branch that
@@ -661,11 +661,12 @@ std_rounds(const uint64_t *w, uint64_t nbits, uint32_t k, bool chain,
 		kept = 0;
 		for (size_t t = 0; t < m; t++)
 		{
-			uint64_t	x = bf_remix(v[t] + BLOOM_STEP);
+			uint64_t	c = v[t];
+			uint64_t	x = std_next(v[t], &c, chain);
 			uint64_t	pos = bf_range64(x, nbits);
 
 			idx[kept] = idx[t];
-			v[kept] = chain ? x : v[t] + BLOOM_STEP;
+			v[kept] = chain ? x : c;
 			kept += (w[pos >> 6] >> (pos & 63)) & 1;
 		}
 	}
