@@ -18,7 +18,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
 # PostgreSQL it was written against); a plain build for another
 # PostgreSQL or compiler, whose headers may warn, only warns
 WERROR ?=
-PG_CFLAGS = -std=gnu99 -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-sign-compare \
+PG_CFLAGS = -std=gnu11 -DPGBF_VERSION='"$(EXTVERSION)"' -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers -Isrc
 SHLIB_LINK = -lm
 EXTRA_CLEAN = $(DATA_built) tmp_check results regression.diffs regression.out

@@ -12,7 +12,7 @@ if [ ! -f "$libdir/libpgcommon.a" ]; then
 fi
 mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 out=${TMPDIR:-/tmp}/bloomfilter-counting-k.$$
-${CC:-cc} -O2 -std=gnu99 -Isrc -o "$out" bench/counting_k.c "${srcs[@]}" \
+${CC:-cc} -O2 -std=gnu11 -Isrc -o "$out" bench/counting_k.c "${srcs[@]}" \
 	"$libdir/libpgcommon.a" "$libdir/libpgport.a" -lm
 "$out" "$@"
 rm -f "$out"

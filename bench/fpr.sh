@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 # the core: every src/*.c that is plain C (no postgres.h), see DEVELOPING.md
 mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 bin=${TMPDIR:-/tmp}/bloomfilter-fpr.$$
-if ! ${CC:-cc} -O2 -std=gnu99 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm 2>/dev/null; then
+if ! ${CC:-cc} -O2 -std=gnu11 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm 2>/dev/null; then
 	echo "(counting/cuckoo core did not compile with bench/fpr.c: bloomfilter only)"
-	${CC:-cc} -O2 -std=gnu99 -Isrc -DMICRO_BLOOM_ONLY -o "$bin" bench/fpr.c "${srcs[@]}" -lm
+	${CC:-cc} -O2 -std=gnu11 -Isrc -DMICRO_BLOOM_ONLY -o "$bin" bench/fpr.c "${srcs[@]}" -lm
 fi
 "$bin" "${1:-1}" >bench/fpr.dat
 rm -f "$bin"

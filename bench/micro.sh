@@ -10,9 +10,9 @@ mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 out=${TMPDIR:-/tmp}/bloomfilter-micro.$$
 # counting/cuckoo are measured when their core compiles against micro.c;
 # if their interface has moved on, measure the bloomfilter layouts alone
-if ! ${CC:-cc} -O2 -std=gnu99 -Isrc ${MICRO_CFLAGS:-} -o "$out" bench/micro.c "${srcs[@]}" -lm 2>/dev/null; then
+if ! ${CC:-cc} -O2 -std=gnu11 -Isrc ${MICRO_CFLAGS:-} -o "$out" bench/micro.c "${srcs[@]}" -lm 2>/dev/null; then
 	echo "(counting/cuckoo core did not compile with bench/micro.c: bloomfilter only)"
-	${CC:-cc} -O2 -std=gnu99 -Isrc ${MICRO_CFLAGS:-} -DMICRO_BLOOM_ONLY -o "$out" bench/micro.c "${srcs[@]}" -lm
+	${CC:-cc} -O2 -std=gnu11 -Isrc ${MICRO_CFLAGS:-} -DMICRO_BLOOM_ONLY -o "$out" bench/micro.c "${srcs[@]}" -lm
 fi
 "$out" "${1:-1}"
 rm -f "$out"

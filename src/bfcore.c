@@ -10,6 +10,16 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+/*
+ * Element hashes are XXH3-64 and part of the stored format: XXH3's output
+ * is stable from xxHash 0.8.0 on (earlier releases marked it experimental
+ * and changed it), so an older header would make filters whose bits mean
+ * something else.
+ */
+#if !defined(XXH_VERSION_NUMBER) || XXH_VERSION_NUMBER < 800
+#error "bloomfilter needs xxHash 0.8.0 or later (libxxhash-dev): XXH3 output is part of the stored format"
+#endif
+
 BfStatus
 bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
 {

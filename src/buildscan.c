@@ -60,6 +60,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relscan.h"
@@ -848,7 +850,7 @@ push_table(BuildScanState *st, BuildTable *t)
 	MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
 
 	st->table = t;
-	scan = table_beginscan(t->rel, estate->es_snapshot, 0, NULL);
+	scan = pgbf_table_beginscan(t->rel, estate->es_snapshot);
 	slot = table_slot_create(t->rel, NULL);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
@@ -1027,7 +1029,7 @@ build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	quals = st->ntables > 0 ? plan_quals(cscan, 0) : NIL;
 	if (quals != NIL)
 	{
-		Instrumentation *instr = node->ss.ps.instrument;
+		PgbfNodeInstrumentation *instr = node->ss.ps.instrument;
 
 		ExplainPropertyText("Filter",
 							deparse_expression((Node *) make_ands_explicit(quals),

@@ -36,7 +36,7 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 	PG_RETURN_DATUM(pgbf_pending_datum(p));
 }
 /* ERROR: more distinct inputs than a keyset holds */
-extern void pgbf_keyset_too_many(const KeySet *ks) pg_attribute_noreturn();
+extern pg_noreturn void pgbf_keyset_too_many(const KeySet *ks);
 extern const KeySet *pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno,
 											 int capacity_argno, double *fpr,
 											 int64 *capacity);

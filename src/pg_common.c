@@ -23,7 +23,7 @@
 #include "pg_common.h"
 #include "scan.h"
 
-PG_MODULE_MAGIC;
+PGBF_MODULE_MAGIC;
 
 void		_PG_init(void);
 
@@ -393,7 +393,7 @@ hash_array_stream(struct varlena *raw, Size size, uint64 seed, uint64 **hashes,
 	Size		hdrlen,
 				pos;
 	ArrayType  *hdr;
-	bits8	   *bitmap;
+	uint8	   *bitmap;
 	PgbfElem	kind;
 	int16		typlen;
 	bool		typbyval;
@@ -529,11 +529,11 @@ hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes)
 
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	out = palloc(sizeof(uint64) * (n > 0 ? n : 1));
-	array_iter_setup(&it, (AnyArrayType *) arr);
+	pgbf_array_iter_setup(&it, (AnyArrayType *) arr, typlen, typbyval, typalign);
 	for (int i = 0; i < n; i++)
 	{
 		bool		isnull;
-		Datum		d = array_iter_next(&it, &isnull, i, typlen, typbyval, typalign);
+		Datum		d = pgbf_array_iter_next(&it, &isnull, i, typlen, typbyval, typalign);
 
 		if (!isnull)
 			out[count++] = pgbf_hash_datum(d, kind, seed);
@@ -555,7 +555,7 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 	ArrayType  *arr;
 	int			ndim;
 	int			n;
-	bits8	   *bitmap;
+	uint8	   *bitmap;
 	uint64	   *hashes;
 	int			count;
 	Size		overhead;
@@ -663,12 +663,6 @@ cache_evict(PgbfArgCache *cache, PgbfCacheEntry *e)
 	e->keylen = 0;
 }
 
-/* an on-disk toast pointer's stored size: a field before PostgreSQL 14 */
-#if PG_VERSION_NUM >= 140000
-#define PGBF_TOAST_EXTSIZE(tp) VARATT_EXTERNAL_GET_EXTSIZE(tp)
-#else
-#define PGBF_TOAST_EXTSIZE(tp) ((tp).va_extsize)
-#endif
 
 /*
  * The size of the value an on-disk toast pointer stands for, if it is
@@ -685,7 +679,7 @@ toast_plain_size(struct varlena *raw)
 	VARATT_EXTERNAL_GET_POINTER(tp, raw);
 	if (VARATT_EXTERNAL_IS_COMPRESSED(tp))
 		return 0;
-	return (Size) PGBF_TOAST_EXTSIZE(tp) + VARHDRSZ;
+	return (Size) VARATT_EXTERNAL_GET_EXTSIZE(tp) + VARHDRSZ;
 }
 
 /*

@@ -7,12 +7,7 @@
 #ifndef PG_COMMON_H
 #define PG_COMMON_H
 
-#include "postgres.h"
-
-/* the varlena macros (VARSIZE, SET_VARSIZE, ...): split off postgres.h in 16 */
-#if PG_VERSION_NUM >= 160000
-#include "varatt.h"
-#endif
+#include "pg_compat.h"
 
 #include "access/detoast.h"
 #include "fmgr.h"
@@ -34,9 +29,9 @@ typedef enum PgbfSource
 } PgbfSource;
 
 /* Raise the ERROR a core status stands for. */
-extern void pgbf_report(BfStatus st, const char *msg) pg_attribute_noreturn();
-extern void pgbf_report_corrupt(PgbfSource src, const char *type_name,
-								const char *msg) pg_attribute_noreturn();
+extern pg_noreturn void pgbf_report(BfStatus st, const char *msg);
+extern pg_noreturn void pgbf_report_corrupt(PgbfSource src, const char *type_name,
+											const char *msg);
 
 /* Validated I/O: every outside path goes through one checker. */
 extern struct varlena *pgbf_validate_bytes(const char *bytes, size_t len,

@@ -39,6 +39,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relscan.h"
@@ -223,13 +225,6 @@ is_url_normalize(Oid funcid)
 	return found;
 }
 
-#if PG_VERSION_NUM >= 140000
-#define CAST_INT4_INT8 F_INT8_INT4
-#define CAST_INT2_INT8 F_INT8_INT2
-#else
-#define CAST_INT4_INT8 F_INT48
-#define CAST_INT2_INT8 F_INT28
-#endif
 
 /* e under any binary-compatible casts */
 static Node *
@@ -257,9 +252,9 @@ pgbf_element_column(Node *e, Index relid, int *elem)
 	{
 		Oid			funcid = ((FuncExpr *) e)->funcid;
 
-		if (funcid == CAST_INT4_INT8)
+		if (funcid == F_INT8_INT4)
 			*elem = ELEM_INT4;
-		else if (funcid == CAST_INT2_INT8)
+		else if (funcid == F_INT8_INT2)
 			*elem = ELEM_INT2;
 		else if (is_url_normalize(funcid))
 			*elem = ELEM_URL;
@@ -277,11 +272,6 @@ pgbf_element_column(Node *e, Index relid, int *elem)
 	return NULL;
 }
 
-#if PG_VERSION_NUM >= 140000
-#define PULL_VARNOS(root, node) pull_varnos(root, node)
-#else
-#define PULL_VARNOS(root, node) pull_varnos(node)
-#endif
 
 /*
  * The probe in clause, if it is one this scan can answer for rel: then
@@ -335,7 +325,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 	if (q->column == NULL)
 		return false;
 	filter = list_nth(args, filter_arg);
-	varnos = PULL_VARNOS(root, filter);
+	varnos = pull_varnos(root, filter);
 	if (bms_is_member(rel->relid, varnos) || contain_volatile_functions(filter) ||
 		contain_subplans(filter))
 		return false;
@@ -678,7 +668,7 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	 * fill it, and the quals and projection compiled for it (nodeCustom.c
 	 * set them up for a virtual slot before PostgreSQL 16).
 	 */
-	ExecInitScanTupleSlot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
+	pgbf_init_scan_slot(estate, &node->ss, RelationGetDescr(rel), table_slot_callbacks(rel));
 	ExecAssignScanProjectionInfoWithVarno(&node->ss, cscan->scan.scanrelid);
 	node->ss.ps.qual = ExecInitQual(cscan->scan.plan.qual, (PlanState *) node);
 }
@@ -900,7 +890,7 @@ bf_next(ScanState *ss)
 
 	if (scan == NULL)
 	{
-		scan = table_beginscan(ss->ss_currentRelation, estate->es_snapshot, 0, NULL);
+		scan = pgbf_table_beginscan(ss->ss_currentRelation, estate->es_snapshot);
 		ss->ss_currentScanDesc = scan;
 	}
 	while (table_scan_getnextslot(scan, estate->es_direction, slot))
@@ -1004,7 +994,7 @@ bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate
 
 	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
 								  node->ss.ps.state->es_snapshot);
-	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
+	node->ss.ss_currentScanDesc = pgbf_table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
 }
 
 static void
@@ -1017,7 +1007,7 @@ bf_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordina
 static void
 bf_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	node->ss.ss_currentScanDesc = table_beginscan_parallel(node->ss.ss_currentRelation,
+	node->ss.ss_currentScanDesc = pgbf_table_beginscan_parallel(node->ss.ss_currentRelation,
 														   (ParallelTableScanDesc) coordinate);
 }
 
@@ -1070,11 +1060,7 @@ pgbf_scan_init(void)
 							 &enable_probe_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	pgbf_build_scan_init();
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
-#else
-	EmitWarningsOnPlaceholders("bloomfilter");
-#endif
 	RegisterCustomScanMethods(&bf_scan_methods);
 	prev_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = bf_rel_pathlist;

@@ -21,7 +21,7 @@ for f in src/*.c; do
 done
 types=$(grep -ho '^[a-z0-9]*_check(const void' "${core[@]}" | sed 's/_check(const void//' | sort -u)
 
-CFLAGS="-std=gnu99 -g -O1 -Wall -Wno-unused-parameter -Wno-sign-compare -Wno-unused-function -Isrc -Itest/fuzz"
+CFLAGS="-std=gnu11 -g -O1 -Wall -Wno-unused-parameter -Wno-sign-compare -Wno-unused-function -Isrc -Itest/fuzz"
 SAN="-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 for t in $types; do
 	ops="ops_$t.h"

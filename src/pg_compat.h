@@ -1,0 +1,98 @@
+/*
+ * pg_compat.h
+ *		Every difference between the PostgreSQL majors the extension builds
+ *		against (14 to 19), in one place: the rest of the SQL glue writes
+ *		the names defined here and never tests PG_VERSION_NUM itself.
+ */
+#ifndef PG_COMPAT_H
+#define PG_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 140000
+#error "bloomfilter needs PostgreSQL 14 or later"
+#endif
+
+/* the varlena macros (VARSIZE, SET_VARSIZE, ...): split off postgres.h in 16 */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+#include "access/tableam.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "utils/arrayaccess.h"
+#include "utils/guc.h"
+
+/* the ExplainProperty* functions: moved to their own header in 18 */
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"
+#endif
+
+/*
+ * A function that does not return: 18 replaced pg_attribute_noreturn(),
+ * written after the declarator, with pg_noreturn, written before it.  The
+ * build is C11, whose _Noreturn is what 18 itself uses.
+ */
+#ifndef pg_noreturn
+#define pg_noreturn _Noreturn
+#endif
+
+/* a module's magic block names it and its version from 18 on */
+#ifdef PG_MODULE_MAGIC_EXT
+#define PGBF_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "bloomfilter", .version = PGBF_VERSION)
+#else
+#define PGBF_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+/* reserving a GUC prefix: EmitWarningsOnPlaceholders before 15 */
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
+/*
+ * A sequential scan of a table, serial or parallel: 19 added a flags
+ * argument (read-only and instrumentation hints), which stays empty here.
+ */
+#if PG_VERSION_NUM >= 190000
+#define pgbf_table_beginscan(rel, snapshot) \
+	table_beginscan((rel), (snapshot), 0, NULL, SO_NONE)
+#define pgbf_table_beginscan_parallel(rel, pscan) \
+	table_beginscan_parallel((rel), (pscan), SO_NONE)
+#else
+#define pgbf_table_beginscan(rel, snapshot) table_beginscan((rel), (snapshot), 0, NULL)
+#define pgbf_table_beginscan_parallel(rel, pscan) table_beginscan_parallel((rel), (pscan))
+#endif
+
+/* a scan node's tuple slot: 19 added flags (none are needed here) */
+#if PG_VERSION_NUM >= 190000
+#define pgbf_init_scan_slot(estate, ss, desc, ops) \
+	ExecInitScanTupleSlot((estate), (ss), (desc), (ops), 0)
+#else
+#define pgbf_init_scan_slot(estate, ss, desc, ops) \
+	ExecInitScanTupleSlot((estate), (ss), (desc), (ops))
+#endif
+
+/* a plan node's run-time counters (nloops, nfiltered1/2): renamed in 19 */
+#if PG_VERSION_NUM >= 190000
+typedef NodeInstrumentation PgbfNodeInstrumentation;
+#else
+typedef Instrumentation PgbfNodeInstrumentation;
+#endif
+
+/*
+ * Walking an array's elements: 19 moved the element's length, by-value
+ * flag and alignment from every array_iter_next call to array_iter_setup.
+ */
+#if PG_VERSION_NUM >= 190000
+#define pgbf_array_iter_setup(it, arr, len, byval, align) \
+	array_iter_setup((it), (arr), (len), (byval), (align))
+#define pgbf_array_iter_next(it, isnull, i, len, byval, align) \
+	array_iter_next((it), (isnull), (i))
+#else
+#define pgbf_array_iter_setup(it, arr, len, byval, align) array_iter_setup((it), (arr))
+#define pgbf_array_iter_next(it, isnull, i, len, byval, align) \
+	array_iter_next((it), (isnull), (i), (len), (byval), (align))
+#endif
+
+#endif							/* PG_COMPAT_H */

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Build one PostgreSQL major from ../shared/postgres into the cache, unless
+# the cache already holds a build of the same tarball.  Prints the install
+# prefix (the directory whose bin/pg_config to use).
+#
+#   tools/pg-build.sh 18
+#
+# The cache lives outside the clone (BLOOMFILTER_PG_CACHE, default
+# /var/cache/bloomfilter/pg), one prefix per major, with a stamp holding
+# the tarball's checksum: a changed tarball is rebuilt, an unchanged one is
+# reused.  Run as root (make test does) or as a user who owns the cache.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+
+major=$1
+shared=${BLOOMFILTER_SHARED:-../shared}
+cache=${BLOOMFILTER_PG_CACHE:-/var/cache/bloomfilter/pg}
+tarball=$(ls "$shared"/postgres/postgresql-"$major"*.tar.xz 2>/dev/null | head -n 1)
+[ -n "$tarball" ] || { log "no PostgreSQL $major source in $shared/postgres"; exit 1; }
+
+prefix=$cache/$major
+sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+if [ -f "$prefix/.bloomfilter-stamp" ] && [ "$(cat "$prefix/.bloomfilter-stamp")" = "$sum" ] &&
+	[ -x "$prefix/bin/postgres" ]; then
+	echo "$prefix"
+	exit 0
+fi
+
+EXTRA_DEPS="bison flex libreadline-dev zlib1g-dev xz-utils" ensure_deps >/dev/null
+log "building PostgreSQL $major from $(basename "$tarball") into $prefix (once; cached)"
+work=$(mktemp -d /tmp/bloomfilter-pgbuild.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+tar -xJf "$tarball" -C "$work"
+src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+# the stamp is written last: a build cut off half way has none and is redone
+rm -rf "$prefix"
+mkdir -p "$cache"
+(
+	cd "$src"
+	./configure --prefix="$prefix" --enable-tap-tests --without-icu \
+		--with-readline --with-zlib >"$work/configure.log" 2>&1 ||
+		{ tail -n 40 "$work/configure.log" >&2; exit 1; }
+	make -s -j"$(nproc)" >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
+	make -s install >>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
+	# a regression test reads a CSV through file_fdw
+	make -s -C contrib/file_fdw install >>"$work/build.log" 2>&1 ||
+		{ tail -n 60 "$work/build.log" >&2; exit 1; }
+)
+echo "$sum" >"$prefix/.bloomfilter-stamp"
+chmod -R a+rX "$prefix"
+echo "$prefix"
