@@ -75,12 +75,12 @@ BEGIN
 END $$;
 
 -- the plan
-EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t;
-EXPLAIN (VERBOSE, COSTS OFF) SELECT cuckoo_agg(url) IS NOT NULL AS built FROM bs_t;
-EXPLAIN (COSTS OFF) SELECT bloom_agg(url_normalize(raw)) FROM bs_t;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t$$);
+SELECT * FROM explain_plan('VERBOSE, COSTS OFF', $$SELECT cuckoo_agg(url) IS NOT NULL AS built FROM bs_t$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT bloom_agg(url_normalize(raw)) FROM bs_t$$);
 -- with it off, the Agg node
 SET bloomfilter.enable_build_scan = off;
-EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t$$);
 RESET bloomfilter.enable_build_scan;
 
 -- every aggregate it builds, every form, every element type and column
@@ -92,7 +92,7 @@ FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
 ORDER BY 1, 2, 3;
 -- any other expression of the row: evaluated on each row, as the Agg node
 -- evaluates the call's argument
-EXPLAIN (COSTS OFF) SELECT bloom_agg(lower(url)) FROM bs_t WHERE id > 10;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT bloom_agg(lower(url)) FROM bs_t WHERE id > 10$$);
 SELECT agg, col, bs_same(format('SELECT %s(%s) FROM bs_t', agg, col))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES ('lower(url)'), ('url || v'), ('length(url)'), ('n * 7 + i2'), ('md5(raw)::uuid'),
@@ -141,9 +141,8 @@ DEALLOCATE bs_p;
 
 -- a WHERE clause: the Seq Scan's filter, tested on each visible tuple of
 -- the page before its element is read
-EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_t WHERE id % 3 = 0 AND url LIKE '%page/1%';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t WHERE id % 3 = 0;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT bloom_agg(url) FROM bs_t WHERE id % 3 = 0 AND url LIKE '%page/1%'$$);
+SELECT * FROM explain_plan('ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF', $$SELECT cuckoo_agg(url, 30000, 0.01) FROM bs_t WHERE id % 3 = 0$$);
 SELECT count(*) FILTER (WHERE id % 3 <> 0) AS removed_by_filter FROM bs_t;
 -- each aggregate and form, under clauses of every sort: on other columns
 -- and on the element's, on long and compressed values, on system columns
@@ -165,8 +164,7 @@ FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
 ORDER BY 1, 2, 3;
 -- a FILTER clause on the call: one more clause, tested after the WHERE
 -- clause (no row passing it: the final function on no state)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT cuckoo_agg(url) FILTER (WHERE n % 2 = 0) FROM bs_t WHERE id % 3 = 0;
+SELECT * FROM explain_plan('ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF', $$SELECT cuckoo_agg(url) FILTER (WHERE n % 2 = 0) FROM bs_t WHERE id % 3 = 0$$);
 SELECT count(*) FILTER (WHERE id % 3 <> 0 OR n % 2 <> 0 OR n IS NULL) AS removed_by_filter FROM bs_t;
 SELECT f, agg, args, bs_same(format('SELECT %s(url%s) FILTER (WHERE %s) FROM bs_t %s', agg, args, f, w))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
@@ -181,19 +179,18 @@ SELECT bs_same('SELECT string_agg(x, '','' ORDER BY g) FROM (SELECT g, (SELECT m
 SELECT count(DISTINCT (SELECT md5(bloom_agg(url)::bytea) FROM bs_t WHERE id % 4 = g)) AS distinct_filters
 FROM generate_series(0, 2) g;
 -- and for each row of a LATERAL join: the inner side of a nested loop
-EXPLAIN (COSTS OFF)
-SELECT g, f FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT g, f FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s$$);
 SELECT bs_same('SELECT string_agg(md5(f::bytea), '','' ORDER BY g) FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url) f FROM bs_t WHERE id % 4 = g) s');
 SELECT bs_same('SELECT string_agg(md5(f::bytea), '','' ORDER BY g) FROM generate_series(0, 2) g, LATERAL (SELECT cuckoo_agg(url || g) f FROM bs_t) s');
 -- a generic plan's parameter, and a PL/pgSQL variable
 SET plan_cache_mode = force_generic_plan;
 PREPARE bs_w(int) AS SELECT cuckoo_info(cuckoo_agg(n))->'count' AS count FROM bs_t WHERE id > $1;
-EXPLAIN (COSTS OFF) EXECUTE bs_w(19000);
+SELECT * FROM explain_plan('COSTS OFF', $$EXECUTE bs_w(19000)$$);
 EXECUTE bs_w(19000);
 EXECUTE bs_w(19990);
 DEALLOCATE bs_w;
 PREPARE bs_e(text) AS SELECT md5(bloom_agg(url || $1)::bytea) FROM bs_t;
-EXPLAIN (COSTS OFF) EXECUTE bs_e('a');
+SELECT * FROM explain_plan('COSTS OFF', $$EXECUTE bs_e('a')$$);
 SELECT (SELECT md5(bloom_agg(url || 'a')::bytea) FROM bs_t) AS a,
        (SELECT md5(bloom_agg(url || 'b')::bytea) FROM bs_t) AS b \gset
 SET bloomfilter.enable_build_scan = off;
@@ -246,7 +243,7 @@ CREATE TABLE bs_parent (url text);
 CREATE TABLE bs_child () INHERITS (bs_parent);
 INSERT INTO bs_parent VALUES ('p');
 INSERT INTO bs_child VALUES ('a'), ('b');
-EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url) FROM bs_parent;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT cuckoo_agg(url) FROM bs_parent$$);
 SELECT bs_same('SELECT cuckoo_agg(url) FROM bs_parent');
 SELECT cuckoo_info(cuckoo_agg(url))->'count' AS count FROM bs_parent;
 SELECT bs_same('SELECT cuckoo_agg(url) FROM ONLY bs_parent');
@@ -270,9 +267,9 @@ INSERT INTO bs_part SELECT id, url, n FROM bs_t;
 INSERT INTO bs_part VALUES (25000, 'https://example.com/default', 1), (-1, NULL, NULL);
 ANALYZE bs_part;
 SELECT tableoid::regclass AS partition, count(*) FROM bs_part GROUP BY 1 ORDER BY 1;
-EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part;
-EXPLAIN (COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000 AND n > 10;
-EXPLAIN (VERBOSE, COSTS OFF) SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT bloom_agg(url) FROM bs_part$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000 AND n > 10$$);
+SELECT * FROM explain_plan('VERBOSE, COSTS OFF', $$SELECT bloom_agg(url) FROM bs_part WHERE k >= 5000 AND k < 12000$$);
 SELECT w, col, agg, args, bs_same(format('SELECT %s(%s%s) FROM bs_part %s', agg, col, args, w))
 FROM (VALUES ('bloom_agg'), ('counting_bloom_agg'), ('cuckoo_agg')) a(agg),
      (VALUES (''), (', 30000, 0.01')) f(args),

@@ -35,7 +35,7 @@ INSERT INTO ps_f
 SELECT m, bloom_agg(url, 20000, 0.01), bloom_agg(url), counting_bloom_agg(url), cuckoo_agg(url),
        bloom_agg(b), bloom_agg(n), bloom_agg(u),
        bloom_add(bloom_create(20000, 0.01, 'standard'), array_agg(url)),
-       cuckoo_add(cuckoo_create(100, 0.01), array_agg(url))
+       cuckoo_add(cuckoo_create(100, 0.01), array_agg(url ORDER BY id))
 FROM ps_urls, (VALUES (1, 2), (2, 3)) AS mm(m, d)
 WHERE id % d = 0 GROUP BY m;
 INSERT INTO ps_f (id) VALUES (3);
@@ -70,20 +70,15 @@ BEGIN
 END $$;
 
 -- the plan
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
-EXPLAIN (COSTS OFF)
-SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) AND id % 3 = 0;
-EXPLAIN (COSTS OFF)
-SELECT u.id FROM ps_f f JOIN ps_urls u ON bloom_contains(f.b, u.url) WHERE f.id = 1;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) AND id % 3 = 0$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT u.id FROM ps_f f JOIN ps_urls u ON bloom_contains(f.b, u.url) WHERE f.id = 1$$);
 -- EXPLAIN ANALYZE counts the rows the probe removed, then those the other
 -- quals removed: of the 20,000 rows, the probe removed the 9,897 the
 -- filter holds (the count the ps_same lines below give) and 206 NULL urls
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) AND id % 3 = 0;
+SELECT * FROM explain_plan('ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF', $$SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) AND id % 3 = 0$$);
 SET bloomfilter.enable_probe_scan = off;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
 RESET bloomfilter.enable_probe_scan;
 
 -- every form of the qual, every element type, every filter type
@@ -105,8 +100,7 @@ SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT bb FROM ps_f
 CREATE DOMAIN ps_posint AS int CHECK (VALUE > 0);
 CREATE TABLE ps_ints AS SELECT id, id::smallint AS s, id::ps_posint AS d FROM ps_urls WHERE id < 30000;
 ANALYZE ps_ints;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), s);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), s)$$);
 SELECT ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), id)') AS integer,
        ps_same('SELECT id FROM ps_ints WHERE NOT bloom_contains((SELECT bn FROM ps_f WHERE id = 1), s)') AS smallint_negated,
        ps_same('SELECT id FROM ps_ints WHERE bloom_contains((SELECT bn FROM ps_f WHERE id = 1), d)') AS domain;
@@ -129,8 +123,7 @@ UPDATE ps_norm SET v = u;
 ANALYZE ps_norm;
 CREATE TABLE ps_norm_f AS SELECT bloom_agg(url_normalize(u)) AS f FROM ps_norm WHERE id % 2 = 0;
 SELECT count(*) FILTER (WHERE pg_column_compression(u) IS NOT NULL) AS compressed FROM ps_norm;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_norm WHERE bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u));
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_norm WHERE bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u))$$);
 SELECT ps_same('SELECT id FROM ps_norm WHERE bloom_contains((SELECT f FROM ps_norm_f), url_normalize(u))') AS url_normalize,
        ps_same('SELECT id FROM ps_norm WHERE NOT bloom_contains((SELECT f FROM ps_norm_f), url_normalize(v))') AS varchar_negated;
 -- every member is found, whichever spelling it was stored in
@@ -188,12 +181,10 @@ SELECT ps_same('SELECT f.id * 100000 + u.id AS id FROM ps_f f JOIN ps_urls u ON 
 CREATE TABLE ps_wide AS SELECT v, n, id, url FROM ps_urls;
 ANALYZE ps_wide;
 SELECT ps_same('SELECT f.id * 100000 + u.id + (u.n - u.id) * 1000000 + length(u.v) * 0 AS id FROM ps_f f JOIN ps_wide u ON bloom_contains(f.b, u.url)') AS join_columns;
-EXPLAIN (COSTS OFF, VERBOSE)
-SELECT f.id, u.n FROM ps_f f JOIN ps_wide u ON bloom_contains(f.b, u.url);
+SELECT * FROM explain_plan('COSTS OFF, VERBOSE', $$SELECT f.id, u.n FROM ps_f f JOIN ps_wide u ON bloom_contains(f.b, u.url)$$);
 SELECT ps_same('SELECT f.id * 100000 + coalesce(u.id, 0) AS id FROM ps_f f LEFT JOIN ps_urls u ON bloom_contains(f.b, u.url)') AS nullable_side,
        ps_same('SELECT u.id * 10 + coalesce(f.id, 0) AS id FROM ps_urls u LEFT JOIN ps_f f ON bloom_contains(f.b, u.url) AND f.id = 1') AS preserved_side;
-EXPLAIN (COSTS OFF)
-SELECT u.id * 10 + coalesce(f.id, 0) AS id FROM ps_urls u LEFT JOIN ps_f f ON bloom_contains(f.b, u.url) AND f.id = 1;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT u.id * 10 + coalesce(f.id, 0) AS id FROM ps_urls u LEFT JOIN ps_f f ON bloom_contains(f.b, u.url) AND f.id = 1$$);
 RESET enable_material;
 
 -- a column added with a default after the rows were written (its value is
@@ -220,8 +211,7 @@ SELECT ps_same('SELECT id FROM ps_barrier WHERE bloom_contains((SELECT b FROM ps
 
 -- reads only: INSERT ... SELECT may use it; UPDATE, DELETE, row locks do not
 CREATE TABLE ps_seen (id int);
-EXPLAIN (COSTS OFF)
-INSERT INTO ps_seen SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+SELECT * FROM explain_plan('COSTS OFF', $$INSERT INTO ps_seen SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
 INSERT INTO ps_seen SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
 SELECT count(*) AS inserted,
        count(*) = (SELECT count(*) FROM ps_urls WHERE url IS NOT NULL AND NOT bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)) AS same
@@ -234,12 +224,9 @@ INSERT INTO ps_cols (id, url) SELECT id, url FROM ps_urls WHERE bloom_contains((
 SELECT count(*) AS rows, count(*) FILTER (WHERE c.n = c.id) AS n_is_id, count(*) FILTER (WHERE c.n IS NULL) AS no_n,
        count(*) FILTER (WHERE c.url IS DISTINCT FROM u.url) AS wrong_url
 FROM ps_cols c JOIN ps_urls u ON u.id = c.id;
-EXPLAIN (COSTS OFF)
-DELETE FROM ps_seen s USING ps_urls u WHERE s.id = u.id AND bloom_contains((SELECT b FROM ps_f WHERE id = 1), u.url);
-EXPLAIN (COSTS OFF)
-UPDATE ps_urls SET n = n WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
-EXPLAIN (COSTS OFF)
-SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) FOR UPDATE;
+SELECT * FROM explain_plan('COSTS OFF', $$DELETE FROM ps_seen s USING ps_urls u WHERE s.id = u.id AND bloom_contains((SELECT b FROM ps_f WHERE id = 1), u.url)$$);
+SELECT * FROM explain_plan('COSTS OFF', $$UPDATE ps_urls SET n = n WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) FOR UPDATE$$);
 
 -- a scrollable cursor reads it backwards through a Material node
 BEGIN;
@@ -254,8 +241,7 @@ COMMIT;
 -- (with the default parallel settings: the probe scan is parallel safe,
 -- as the Seq Scan it is weighed against is, or add_path would keep that)
 \c
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
 
 -- parallel plans: a Parallel Custom Scan under a Gather, whose
 -- participants share the table's pages
@@ -263,12 +249,11 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
 -- each type, negated or not, in a parallel plan and then without the
 -- probe scan (a CREATE TABLE AS may run in parallel): the same rows
 \set ps_par_q 'SELECT 1 AS n, count(*) AS rows, sum(id) AS ids FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) UNION ALL SELECT 2, count(*), sum(id) FROM ps_urls WHERE NOT bloom_contains((SELECT bstd FROM ps_f WHERE id = 1), url) UNION ALL SELECT 3, count(*), sum(id) FROM ps_urls WHERE counting_bloom_contains((SELECT c FROM ps_f WHERE id = 2), url) UNION ALL SELECT 4, count(*), sum(id) FROM ps_urls WHERE NOT cuckoo_contains((SELECT k FROM ps_f WHERE id = 1), url)'
-EXPLAIN (COSTS OFF) CREATE TABLE ps_par_on AS :ps_par_q;
+SELECT * FROM explain_plan('COSTS OFF', 'CREATE TABLE ps_par_on AS ' || :'ps_par_q');
 CREATE TABLE ps_par_on AS :ps_par_q;
 SET bloomfilter.enable_probe_scan = off;
 CREATE TABLE ps_par_off AS :ps_par_q;
@@ -286,7 +271,7 @@ SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
                        THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END, 'on', false) AS forced;
 \set ps_one_q 'SELECT 1 AS n, count(*) AS rows, sum(u.id) AS ids FROM ps_f f JOIN ps_urls u ON bloom_contains(f.b, u.url) WHERE f.id = 1 UNION ALL SELECT 2, count(*), sum(u.id) FROM ps_f f JOIN ps_urls u ON NOT cuckoo_contains(f.k, u.url) WHERE f.id < 3'
 SET enable_material = off;
-EXPLAIN (COSTS OFF) CREATE TABLE ps_one_on AS :ps_one_q;
+SELECT * FROM explain_plan('COSTS OFF', 'CREATE TABLE ps_one_on AS ' || :'ps_one_q');
 CREATE TABLE ps_one_on AS :ps_one_q;
 SET bloomfilter.enable_probe_scan = off;
 CREATE TABLE ps_one_off AS :ps_one_q;

@@ -44,10 +44,10 @@ SELECT b, stable_bloom_add(stable_bloom_create(b * 1000 + 7, 0.01, b),
 FROM generate_series(1, 8) b;
 CREATE TABLE sb_io_bin (LIKE sb_io_src);
 CREATE TABLE sb_io_txt (LIKE sb_io_src);
-COPY sb_io_src TO '/tmp/stablebloom_io.bin' (FORMAT binary);
-COPY sb_io_bin FROM '/tmp/stablebloom_io.bin' (FORMAT binary);
-COPY sb_io_src TO '/tmp/stablebloom_io.txt';
-COPY sb_io_txt FROM '/tmp/stablebloom_io.txt';
+\copy sb_io_src TO 'results/stablebloom_io.bin' (FORMAT binary)
+\copy sb_io_bin FROM 'results/stablebloom_io.bin' (FORMAT binary)
+\copy sb_io_src TO 'results/stablebloom_io.txt'
+\copy sb_io_txt FROM 'results/stablebloom_io.txt'
 SELECT count(*) AS rows,
        count(*) FILTER (WHERE bytea(s.f) = bytea(b.f)) AS binary_same,
        count(*) FILTER (WHERE bytea(s.f) = bytea(t.f)) AS text_same
@@ -107,8 +107,11 @@ FROM sb_valid, LATERAL (VALUES
 WHERE get_byte(b, 76) & 7 = 0 OR what <> 'cell changed to non-zero';
 -- the same bytes through binary COPY are refused too (22P03)
 CREATE TABLE sb_bad (f stablebloom);
-COPY (SELECT set_byte(b, 28, 9) FROM sb_valid) TO '/tmp/stablebloom_bad.bin' (FORMAT binary);
-SELECT pg_temp.err($$COPY sb_bad FROM '/tmp/stablebloom_bad.bin' (FORMAT binary)$$);
+\copy (SELECT set_byte(b, 28, 9) FROM sb_valid) TO 'results/stablebloom_bad.bin' (FORMAT binary)
+\copy sb_bad FROM 'results/stablebloom_bad.bin' (FORMAT binary)
+\set VERBOSITY sqlstate
+\copy sb_bad FROM 'results/stablebloom_bad.bin' (FORMAT binary)
+\set VERBOSITY default
 SELECT count(*) AS rows_loaded FROM sb_bad;
 
 DROP TABLE sb_io_src, sb_io_bin, sb_io_txt, sb_valid, sb_bad;
