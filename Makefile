@@ -1,14 +1,17 @@
 # bloomfilter: Bloom, counting Bloom, cuckoo and stable Bloom filters for PostgreSQL
 EXTENSION = bloomfilter
-EXTVERSION = 1.0
+# the version is the control file's default_version, nowhere else
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big = bloomfilter
 
 # Every .c file in src/ is part of the module; every src/sql/*.sql piece,
-# in name order, makes up the install script.
+# in name order, makes up the current version's install script.  The
+# install scripts of released versions and every update script are frozen
+# in src/sql/versions/ (see doc/versions.md).
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 SQL_PIECES = $(sort $(wildcard src/sql/*.sql))
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*--*.sql))
+DATA = $(sort $(wildcard src/sql/versions/$(EXTENSION)--*.sql))
 
 # pg_regress: every sql/*.sql, in name order
 REGRESS = $(basename $(notdir $(sort $(wildcard sql/*.sql))))
@@ -21,7 +24,7 @@ WERROR ?=
 PG_CFLAGS = -std=gnu11 -DPGBF_VERSION='"$(EXTVERSION)"' -Wall -Wextra $(WERROR) -Wno-unused-parameter -Wno-sign-compare \
 	-Wno-missing-field-initializers -Isrc
 SHLIB_LINK = -lm
-EXTRA_CLEAN = $(DATA_built) tmp_check results regression.diffs regression.out
+EXTRA_CLEAN = $(EXTENSION)--*.sql tmp_check results regression.diffs regression.out
 
 # no LLVM bitcode: the build needs only gcc.  "override", because
 # Makefile.global (included below) sets with_llvm from the server's own
@@ -32,8 +35,8 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(DATA_built): $(SQL_PIECES)
-	cat $(SQL_PIECES) > $@
+$(DATA_built): $(SQL_PIECES) $(EXTENSION).control
+	cat $(SQL_PIECES) | sed 's/@EXTVERSION@/$(EXTVERSION)/g' > $@
 
 # Builds before with_llvm was overridden installed LLVM bitcode, which a
 # server with jit = on inlines in place of the installed module's code:

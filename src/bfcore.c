@@ -73,7 +73,12 @@ bf_check_header_versions(const void *data, size_t len, size_t min_len, BfKind ki
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "value is not a %s (type tag %u, expected %u)",
 					   type_name, h->kind, (unsigned) kind);
-	if (h->version < BF_FORMAT_VERSION || h->version > max_version)
+	if (h->version > max_version)
+		return bf_fail(errbuf, BF_ERR_CORRUPT,
+					   "%s format version %u is newer than this build reads (up to %u): "
+					   "made by a later bloomfilter release",
+					   type_name, h->version, max_version);
+	if (h->version < BF_FORMAT_VERSION)
 	{
 		if (max_version == BF_FORMAT_VERSION)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,

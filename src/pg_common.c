@@ -33,6 +33,19 @@ _PG_init(void)
 	pgbf_scan_init();
 }
 
+/*
+ * The version of the loaded module (the extension version it was built
+ * as).  The install and update scripts compare it with their own, so a
+ * catalog is never installed over an older module (a backend that loaded
+ * the module before a newer one was installed keeps the old one).
+ */
+PG_FUNCTION_INFO_V1(bloomfilter_module_version);
+Datum
+bloomfilter_module_version(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(PGBF_VERSION));
+}
+
 void
 pgbf_report(BfStatus st, const char *msg)
 {

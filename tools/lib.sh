@@ -52,6 +52,15 @@ ensure_deps() {
 build_and_install() {
 	log "building and installing bloomfilter"
 	make -s PG_CONFIG="$PG_CONFIG" WERROR="${WERROR:-}" -j2 >/dev/null
+	# scripts of versions this tree no longer ships must not linger in the
+	# install: the upgrade tests read which versions are installed
+	local ext
+	ext="$("$PG_CONFIG" --sharedir)/extension"
+	if [ -n "${BLOOMFILTER_PGROOT:-}" ] || [ -w "$ext" ]; then
+		rm -f "$ext"/bloomfilter--*.sql
+	else
+		as_root sh -c "rm -f '$ext'/bloomfilter--*.sql"
+	fi
 	if [ -n "${BLOOMFILTER_PGROOT:-}" ]; then
 		make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
 	else

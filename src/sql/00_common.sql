@@ -2,6 +2,28 @@
 \echo Use "CREATE EXTENSION bloomfilter" to load this file. \quit
 
 --
+-- The loaded module's version.  A backend that loaded the module before a
+-- newer one was installed keeps running the old one: the guard refuses to
+-- make a catalog that module cannot serve.
+--
+CREATE FUNCTION bloomfilter_module_version() RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_module_version() IS 'version of the loaded bloomfilter module (a newer module serves an older catalog, never the reverse)';
+
+-- guard: module older than this script
+DO $$
+BEGIN
+	IF string_to_array(bloomfilter_module_version(), '.')::int[]
+	   < string_to_array('@EXTVERSION@', '.')::int[] THEN
+		RAISE EXCEPTION 'the loaded bloomfilter module is version %, older than this script''s @EXTVERSION@',
+			bloomfilter_module_version()
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'Install bloomfilter @EXTVERSION@, then run this in a new session (a session keeps the module it loaded first).';
+	END IF;
+END $$;
+-- end guard
+
+--
 -- The planner support function of the row probes (bloom_contains and kin).
 -- It answers no request: the planner's call loads the module, whose probe
 -- scan (bloomfilter.enable_probe_scan) the planner can then consider even

@@ -33,13 +33,20 @@ sub psql_as
 # ---- the install script as shipped ----
 my $sharedir = `pg_config --sharedir`;
 chomp $sharedir;
-my $script = slurp_file("$sharedir/extension/bloomfilter--1.0.sql");
 my $control = slurp_file("$sharedir/extension/bloomfilter.control");
 like($control, qr/^trusted\s*=\s*true/m, 'control file: trusted = true');
-like($script, qr/^\\echo Use "CREATE EXTENSION bloomfilter"/m, 'install script has the \\echo guard');
-unlike($script, qr/CREATE\s+OR\s+REPLACE/i, 'install script has no CREATE OR REPLACE');
-unlike($script, qr/SECURITY\s+DEFINER/i, 'install script has no SECURITY DEFINER');
-unlike($script, qr/^\s*(SET|RESET)\s+/im, 'install script changes no settings');
+# every install and update script that ships
+my @scripts = glob("$sharedir/extension/bloomfilter--*.sql");
+ok(scalar(@scripts) >= 2, scalar(@scripts) . ' install and update scripts');
+foreach my $file (@scripts)
+{
+	my $script = slurp_file($file);
+	my ($name) = $file =~ m{([^/]+)$};
+	like($script, qr/^\\echo Use "(CREATE|ALTER) EXTENSION bloomfilter/m, "$name has the \\echo guard");
+	unlike($script, qr/CREATE\s+OR\s+REPLACE/i, "$name has no CREATE OR REPLACE");
+	unlike($script, qr/SECURITY\s+DEFINER/i, "$name has no SECURITY DEFINER");
+	unlike($script, qr/^\s*(SET|RESET)\s+/im, "$name changes no settings");
+}
 
 # ---- a hostile schema owner plants look-alikes, then the owner installs ----
 $node->safe_psql('ownerdb', q{
