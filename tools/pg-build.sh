@@ -38,6 +38,10 @@ rm -rf "$prefix"
 mkdir -p "$cache"
 (
 	cd "$src"
+	# psql's help is generated from the SGML reference pages, which the
+	# tarballs leave out (a git archive has no prebuilt sql_help.h): with an
+	# empty directory psql builds with no \h text
+	mkdir -p doc/src/sgml/ref
 	./configure --prefix="$prefix" --enable-tap-tests --without-icu \
 		--with-readline --with-zlib >"$work/configure.log" 2>&1 ||
 		{ tail -n 40 "$work/configure.log" >&2; exit 1; }

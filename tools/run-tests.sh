@@ -1,44 +1,117 @@
 #!/usr/bin/env bash
-# make test: install what is needed, build with -Werror, install, then run
-# every test stage (tools/test-stages/*.sh, in name order) as an
-# unprivileged user against a throwaway cluster.  Ends with one line
-# "N passed, N failed".
+# make test: install what is needed, then for each PostgreSQL major build
+# the extension with -Werror, install it and run the test stages
+# (tools/test-stages/*.sh, in name order) as an unprivileged user against a
+# throwaway cluster.
+#
+# The majors: Debian's (PG_MAJOR, 15) runs every stage; each major whose
+# source is in ../shared/postgres (built once into a cache outside the
+# clone by tools/pg-build.sh) runs the stages that depend on the server
+# version (MATRIX_STAGES: pg_regress and TAP).  Without ../shared/postgres
+# only Debian's is tested, and the output says so.  TEST_PG_MAJORS limits
+# the run to some majors, e.g. TEST_PG_MAJORS="15 19"; TEST_STAGES to some
+# stages.
+#
+# Prints one line per major and ends with "N passed, N failed" (majors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 
-if [ "${1:-}" != "--stages" ]; then
-	EXTRA_DEPS="clang libclang-rt-14-dev" ensure_deps
-	WERROR=-Werror build_and_install
-	scratch=$(make_scratch)
-	log "running tests in $scratch"
-	status=0
-	as_user bash "$scratch/main/tools/run-tests.sh" --stages "$scratch" || status=$?
-	if [ $status -eq 0 ]; then rm -rf "$scratch"; else log "test output kept in $scratch"; fi
-	exit $status
+MATRIX_STAGES="10-regress 20-tap"
+# TEST_STAGES="10-regress": only these stages, on every major (for work on
+# one stage; make test itself runs them all)
+if [ -n "${TEST_STAGES:-}" ]; then MATRIX_STAGES=$TEST_STAGES; fi
+
+# ---- stage 2: unprivileged, in a scratch copy: run the stages ----
+if [ "${1:-}" = "--stages" ]; then
+	scratch=$2
+	only=${3:-}
+	cd "$scratch/main"
+	trap stop_cluster EXIT
+	start_cluster "$scratch"
+	log "throwaway cluster on port $PGPORT ($("$PG_BINDIR/postgres" --version))"
+	passed=0
+	failed=0
+	: >"$scratch/stages.txt"
+	for stage in tools/test-stages/*.sh; do
+		name=$(basename "$stage" .sh)
+		if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then
+			continue
+		fi
+		log "stage $name"
+		if bash "$stage"; then
+			passed=$((passed + 1))
+			echo "$name ok" >>"$scratch/stages.txt"
+		else
+			failed=$((failed + 1))
+			echo "$name FAILED" >>"$scratch/stages.txt"
+		fi
+	done
+	echo "stages: $passed passed, $failed failed"
+	[ $failed -eq 0 ]
+	exit
 fi
 
-# ---- stage 2: unprivileged, in the scratch copy ----
-scratch=$2
-cd "$scratch/main"
-ensure_deps >/dev/null
-trap stop_cluster EXIT
-start_cluster "$scratch"
-log "throwaway cluster on port $PGPORT"
+# ---- stage 1: as root (or a user with sudo) ----
+EXTRA_DEPS="clang libclang-rt-14-dev" ensure_deps
+debian_config=$PG_CONFIG
+
+# run_major LABEL PG_CONFIG STAGES: build, install and test against one
+# PostgreSQL; appends its summary line to $summary
+run_major() {
+	local label=$1 pgc=$2 only=$3 scratch status=0 line stages
+	log "PostgreSQL $label: $("$pgc" --version)"
+	scratch=$(make_scratch)
+	if ! (cd "$scratch/main" && PG_CONFIG=$pgc WERROR=-Werror build_and_install); then
+		echo "PostgreSQL $label: FAILED to build with -Werror (output kept in $scratch)" >>"$summary"
+		return 1
+	fi
+	PG_CONFIG=$pgc PG_BINDIR=$("$pgc" --bindir) \
+		as_user bash "$scratch/main/tools/run-tests.sh" --stages "$scratch" "$only" || status=$?
+	stages=$(tr '\n' ',' <"$scratch/stages.txt" | sed 's/,$//; s/,/, /g')
+	if [ $status -eq 0 ]; then
+		line="PostgreSQL $label: pass (built with -Werror; $stages)"
+		rm -rf "$scratch"
+	else
+		line="PostgreSQL $label: FAIL (built with -Werror; $stages; output kept in $scratch)"
+	fi
+	echo "$line" >>"$summary"
+	log "$line"
+	return $status
+}
+
+summary=$(mktemp)
+trap 'rm -f "$summary"' EXIT
+majors=()
+shared=${BLOOMFILTER_SHARED:-../shared}
+if [ -d "$shared/postgres" ]; then
+	for t in "$shared"/postgres/postgresql-*.tar.xz; do
+		m=$(basename "$t" | sed -E 's/^postgresql-([0-9]+).*/\1/')
+		majors+=("$m")
+	done
+else
+	log "no $shared/postgres beside the clone: testing the installed PostgreSQL $PG_MAJOR only"
+fi
+mapfile -t majors < <(printf '%s\n' "$PG_MAJOR" "${majors[@]}" | sort -n -u)
+wanted=${TEST_PG_MAJORS:-${majors[*]}}
 
 passed=0
 failed=0
-failed_names=()
-for stage in tools/test-stages/*.sh; do
-	name=$(basename "$stage" .sh)
-	log "stage $name"
-	if bash "$stage"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failed_names+=("$name")
+for m in "${majors[@]}"; do
+	[[ " $wanted " == *" $m "* ]] || continue
+	if [ "$m" = "$PG_MAJOR" ]; then
+		run_major "$m (Debian)" "$debian_config" "${TEST_STAGES:-}" && passed=$((passed + 1)) || failed=$((failed + 1))
+		continue
 	fi
+	if ! prefix=$(bash tools/pg-build.sh "$m"); then
+		echo "PostgreSQL $m: FAILED to build PostgreSQL itself" >>"$summary"
+		failed=$((failed + 1))
+		continue
+	fi
+	run_major "$m" "$prefix/bin/pg_config" "$MATRIX_STAGES" && passed=$((passed + 1)) || failed=$((failed + 1))
 done
-[ $failed -eq 0 ] || log "failed stages: ${failed_names[*]}"
+
+echo
+cat "$summary"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
