@@ -21,6 +21,10 @@ tarball=$(ls "$shared"/postgres/postgresql-"$major"*.tar.xz 2>/dev/null | head -
 
 prefix=$cache/$major
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+# one build of a major at a time (two make test runs may share the cache)
+mkdir -p "$cache"
+exec 9>"$cache/.lock-$major"
+flock 9
 if [ -f "$prefix/.bloomfilter-stamp" ] && [ "$(cat "$prefix/.bloomfilter-stamp")" = "$sum" ] &&
 	[ -x "$prefix/bin/postgres" ]; then
 	echo "$prefix"

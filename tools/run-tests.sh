@@ -4,10 +4,11 @@
 # (tools/test-stages/*.sh, in name order) as an unprivileged user against a
 # throwaway cluster.
 #
-# The majors: Debian's (PG_MAJOR, 15) runs every stage; each major whose
-# source is in ../shared/postgres (built once into a cache outside the
-# clone by tools/pg-build.sh) runs the stages that depend on the server
-# version (MATRIX_STAGES: pg_regress and TAP).  Without ../shared/postgres
+# The majors: Debian's (PG_MAJOR, 15) runs every stage first; then each
+# major whose source is in ../shared/postgres (built once into a cache
+# outside the clone by tools/pg-build.sh, in the background while earlier
+# majors are tested) runs the stages that depend on the server version
+# (MATRIX_STAGES: pg_regress and TAP).  Without ../shared/postgres
 # only Debian's is tested, and the output says so.  TEST_PG_MAJORS limits
 # the run to some majors, e.g. TEST_PG_MAJORS="15 19"; TEST_STAGES to some
 # stages.
@@ -81,35 +82,54 @@ run_major() {
 }
 
 summary=$(mktemp)
-trap 'rm -f "$summary"' EXIT
-majors=()
+builds=$(mktemp -d)
+trap 'rm -rf "$summary" "$builds"' EXIT
+others=()
 shared=${BLOOMFILTER_SHARED:-../shared}
+wanted=${TEST_PG_MAJORS:-}
 if [ -d "$shared/postgres" ]; then
 	for t in "$shared"/postgres/postgresql-*.tar.xz; do
 		m=$(basename "$t" | sed -E 's/^postgresql-([0-9]+).*/\1/')
-		majors+=("$m")
+		[ "$m" != "$PG_MAJOR" ] || continue
+		[ -z "$wanted" ] || [[ " $wanted " == *" $m "* ]] || continue
+		others+=("$m")
 	done
+	mapfile -t others < <(printf '%s\n' "${others[@]}" | sed '/^$/d' | sort -n)
 else
 	log "no $shared/postgres beside the clone: testing the installed PostgreSQL $PG_MAJOR only"
 fi
-mapfile -t majors < <(printf '%s\n' "$PG_MAJOR" "${majors[@]}" | sort -n -u)
-wanted=${TEST_PG_MAJORS:-${majors[*]}}
+
+# The other majors' PostgreSQL builds run in the background, one after
+# another at low priority, while the tests of the majors before them run
+# (pg_regress and TAP mostly keep one core busy): a cold cache costs about
+# one build more than the tests, not the sum of the builds.
+if [ ${#others[@]} -gt 0 ]; then
+	(
+		for m in "${others[@]}"; do
+			rc=0
+			nice -n 10 bash tools/pg-build.sh "$m" >"$builds/$m.prefix" 2>"$builds/$m.log" || rc=$?
+			echo $rc >"$builds/$m.rc"
+		done
+	) &
+fi
 
 passed=0
 failed=0
-for m in "${majors[@]}"; do
-	[[ " $wanted " == *" $m "* ]] || continue
-	if [ "$m" = "$PG_MAJOR" ]; then
-		run_major "$m (Debian)" "$debian_config" "${TEST_STAGES:-}" && passed=$((passed + 1)) || failed=$((failed + 1))
-		continue
-	fi
-	if ! prefix=$(bash tools/pg-build.sh "$m"); then
+if [ -z "$wanted" ] || [[ " $wanted " == *" $PG_MAJOR "* ]]; then
+	run_major "$PG_MAJOR (Debian)" "$debian_config" "${TEST_STAGES:-}" && passed=$((passed + 1)) || failed=$((failed + 1))
+fi
+for m in "${others[@]}"; do
+	while [ ! -f "$builds/$m.rc" ]; do sleep 5; done
+	cat "$builds/$m.log" >&2
+	if [ "$(cat "$builds/$m.rc")" != 0 ]; then
 		echo "PostgreSQL $m: FAILED to build PostgreSQL itself" >>"$summary"
 		failed=$((failed + 1))
 		continue
 	fi
+	prefix=$(tail -n 1 "$builds/$m.prefix")
 	run_major "$m" "$prefix/bin/pg_config" "$MATRIX_STAGES" && passed=$((passed + 1)) || failed=$((failed + 1))
 done
+wait
 
 echo
 cat "$summary"
