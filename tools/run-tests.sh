@@ -54,7 +54,8 @@ if [ "${1:-}" = "--stages" ]; then
 fi
 
 # ---- stage 1: as root (or a user with sudo) ----
-EXTRA_DEPS="clang libclang-rt-14-dev" ensure_deps
+# (what tools/pg-build.sh needs too: the background builds must not run apt)
+EXTRA_DEPS="clang libclang-rt-14-dev bison flex libreadline-dev zlib1g-dev xz-utils" ensure_deps
 debian_config=$PG_CONFIG
 
 # run_major LABEL PG_CONFIG STAGES: build, install and test against one
