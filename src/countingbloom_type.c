@@ -174,19 +174,30 @@ counting_bloom_add_array(PG_FUNCTION_ARGS)
 	return counting_result(f);
 }
 
-/* an element reported absent leaves the filter as it was */
+/*
+ * An element reported absent leaves the filter as it was: the argument is
+ * returned as it came, not the copy, which counting_result would pack (a
+ * value in the blocked layout would come back in other bytes).
+ */
 static Datum
 counting_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
 	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 
-	(void) counting_remove_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
+	if (counting_remove_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)) == COUNTING_ABSENT)
+	{
+		pfree(f);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
 	return counting_result(f);
 }
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_remove, counting_remove_impl)
 
-/* as the array add: one copy of f for the whole array */
+/*
+ * As the array add: one copy of f for the whole array.  When every element
+ * is reported absent, f is returned as it came, as by the single remove.
+ */
 PG_FUNCTION_INFO_V1(counting_bloom_remove_array);
 Datum
 counting_bloom_remove_array(PG_FUNCTION_ARGS)
@@ -194,10 +205,17 @@ counting_bloom_remove_array(PG_FUNCTION_ARGS)
 	CountingBloom *f = counting_arg_copy(fcinfo, 0);
 	uint64	   *hashes;
 	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	bool		removed = false;
 
 	for (int i = 0; i < n; i++)
-		(void) counting_remove_hash(f, hashes[i]);
+		if (counting_remove_hash(f, hashes[i]) == COUNTING_OK)
+			removed = true;
 	pfree(hashes);
+	if (!removed)
+	{
+		pfree(f);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
 	return counting_result(f);
 }
 
