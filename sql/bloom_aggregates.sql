@@ -26,7 +26,7 @@ FROM (VALUES (NULL::text), (NULL)) v(x);
 SELECT bytea(bloom_agg(x, 100, 0.01)) = bytea(bloom_add(bloom_create(100, 0.01), ARRAY['a', 'b'])) AS nulls_skipped
 FROM (VALUES ('a'::text), (NULL), ('b'), (NULL)) v(x);
 
--- functions are strict: NULL in, NULL out
+-- NULL in, NULL out (but a probe of a NULL filter: sql/null_filter.sql)
 SELECT bloom_add(NULL, 'a'::text) IS NULL AS add_null_filter,
        bloom_add(bloom_create(10), NULL::text) IS NULL AS add_null_element,
        bloom_contains(bloom_create(10), NULL::text) IS NULL AS contains_null,

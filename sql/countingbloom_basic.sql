@@ -65,7 +65,7 @@ SELECT counting_bloom_contains(counting_bloom_add(counting_bloom_create(10), 'ab
 SELECT counting_bloom_count(f, 'd'::text) AS n, counting_bloom_info(f)->'count' AS count
   FROM (SELECT counting_bloom_add(counting_bloom_create(10), ARRAY['d', 'd', 'e']) AS f) s;
 
--- NULLs: functions are strict
+-- NULLs: NULL in, NULL out (but a probe of a NULL filter: sql/null_filter.sql)
 SELECT counting_bloom_add(NULL::countingbloom, 'x'::text) IS NULL AS a,
        counting_bloom_add(counting_bloom_create(10), NULL::text) IS NULL AS b,
        counting_bloom_contains(counting_bloom_create(10), NULL::bigint) IS NULL AS c,

@@ -120,12 +120,13 @@ SELECT cuckoo_info(f)->'tables' AS tables, cuckoo_info(f)->'fingerprint_bits' AS
        (cuckoo_info(f)->>'fpr_bound')::float8 <= 1e-15 AS bound_ok
 FROM (SELECT cuckoo_add(cuckoo_create(10, 1e-15), array_agg(g)) AS f FROM generate_series(1, 10000) g) s;
 
--- NULLs: functions are strict
+-- NULLs: NULL in, NULL out, but for a probe of a NULL filter, which
+-- contains nothing (sql/null_filter.sql)
 SELECT cuckoo_add(NULL::cuckoofilter, 'a'::text) IS NULL,
        cuckoo_add(cuckoo_create(10), NULL::text) IS NULL,
        cuckoo_contains(cuckoo_create(10), NULL::text) IS NULL,
        cuckoo_remove(cuckoo_create(10), NULL::bigint) IS NULL,
-       cuckoo_count(NULL, 'a'::text) IS NULL,
+       cuckoo_count(NULL, 'a'::text) = 0,
        cuckoo_create(NULL) IS NULL,
        cuckoo_info(NULL) IS NULL;
 

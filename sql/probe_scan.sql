@@ -147,10 +147,13 @@ SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f 
        ps_same('SELECT id * 2 + length(url) AS id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 2), url)') AS projection,
        ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 1), url) ORDER BY id LIMIT 7') AS limited;
 
--- a NULL filter, no filter row: no rows, as the strict function's NULL
+-- a NULL filter, no filter row: a NULL filter contains nothing, as the
+-- function says, so no rows for the qual and every row with a url for its
+-- negation (more in sql/null_filter.sql)
 SELECT ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 3), url)') AS null_filter,
        ps_same('SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 3), url)') AS null_negated,
-       ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 99), url)') AS no_row;
+       ps_same('SELECT id FROM ps_urls WHERE bloom_contains((SELECT b FROM ps_f WHERE id = 99), url)') AS no_row,
+       ps_same('SELECT id FROM ps_urls WHERE NOT bloom_contains((SELECT b FROM ps_f WHERE id = 99), url)') AS no_row_negated;
 
 -- a filter from a parameter: a constant, a prepared statement's argument
 SELECT ps_same(format('SELECT id FROM ps_urls WHERE bloom_contains(%L::bloomfilter, url)',

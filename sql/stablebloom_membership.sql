@@ -27,7 +27,7 @@ SELECT stable_bloom_add(stable_bloom_create(1000), 7::bigint) @> 7::bigint AS op
        stable_bloom_add(stable_bloom_create(1000), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)
          @> 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid AS op_uuid;
 
--- functions are strict: NULL in, NULL out
+-- NULL in, NULL out (but a probe of a NULL filter: sql/null_filter.sql)
 SELECT stable_bloom_add(NULL, 'a'::text) IS NULL AS add_null_filter,
        stable_bloom_add(stable_bloom_create(10), NULL::text) IS NULL AS add_null_element,
        stable_bloom_contains(stable_bloom_create(10), NULL::text) IS NULL AS contains_null,

@@ -181,8 +181,12 @@ bloom_add_array(PG_FUNCTION_ARGS)
 static Datum
 bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const BloomFilter *f = pgbf_cached_arg(fcinfo, 0);
+	const BloomFilter *f;
+	Datum		result;
 
+	if (pgbf_probe_nulls(fcinfo, 0, 1, BoolGetDatum(false), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 0);
 	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
 }
 
@@ -195,8 +199,12 @@ PGBF_CONTAINS_ARRAY(bloom_contains_array, BloomFilter, bloom_contains_hashes)
 static Datum
 bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const BloomFilter *f = pgbf_cached_arg(fcinfo, 1);
+	const BloomFilter *f;
+	Datum		result;
 
+	if (pgbf_probe_nulls(fcinfo, 1, 0, BoolGetDatum(false), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 1);
 	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
 }
 

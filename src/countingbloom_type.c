@@ -263,6 +263,10 @@ counting_probe_arg(FunctionCallInfo fcinfo, int fargno, int xargno, PgbfElem kin
 static Datum
 counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
+	Datum		result;
+
+	if (pgbf_probe_nulls(fcinfo, 0, 1, BoolGetDatum(false), &result))
+		return result;
 	PG_RETURN_BOOL(counting_probe_arg(fcinfo, 0, 1, kind));
 }
 
@@ -279,13 +283,21 @@ pgbf_counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out
 		counting_contains_hashes(f, h, n, out);
 }
 
-/* counting_bloom_contains(f, xs[]): one answer per element */
+/*
+ * counting_bloom_contains(f, xs[]): one answer per element, NULLs as
+ * PGBF_CONTAINS_ARRAY's
+ */
 PG_FUNCTION_INFO_V1(counting_bloom_contains_array);
 Datum
 counting_bloom_contains_array(PG_FUNCTION_ARGS)
 {
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+	const CountingBloom *f;
 
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(0))
+		return pgbf_contains_array(fcinfo, 1, NULL, 0, NULL);
+	f = pgbf_cached_arg(fcinfo, 0);
 	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, pgbf_counting_probe_many);
 }
 
@@ -293,6 +305,10 @@ counting_bloom_contains_array(PG_FUNCTION_ARGS)
 static Datum
 counting_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
+	Datum		result;
+
+	if (pgbf_probe_nulls(fcinfo, 1, 0, BoolGetDatum(false), &result))
+		return result;
 	PG_RETURN_BOOL(counting_probe_arg(fcinfo, 1, 0, kind));
 }
 
@@ -312,12 +328,17 @@ PGBF_ELEM_ENTRY_POINTS(counting_bloom_contained, counting_contained_impl)
 static Datum
 counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const CountingBloom *f = pgbf_cached_arg(fcinfo, 0);
+	const CountingBloom *f;
 	const void *plain;
 	uint64	   *rank;
 	uint64		h;
 	int			count;
+	Datum		result;
 
+	/* a NULL filter holds no copy of anything */
+	if (pgbf_probe_nulls(fcinfo, 0, 1, Int32GetDatum(0), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 0);
 	if (f->layout == COUNTING_LAYOUT_PACKED)
 		f = pgbf_cached_arg_derived(fcinfo, 0, counting_derive_plain, counting_plain_bytes,
 									&plain, true);

@@ -266,6 +266,10 @@ cuckoo_probe_arg(FunctionCallInfo fcinfo, int fargno, int xargno, PgbfElem kind)
 static Datum
 cuckoo_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
+	Datum		result;
+
+	if (pgbf_probe_nulls(fcinfo, 0, 1, BoolGetDatum(false), &result))
+		return result;
 	PG_RETURN_BOOL(cuckoo_probe_arg(fcinfo, 0, 1, kind));
 }
 
@@ -278,18 +282,30 @@ PGBF_CONTAINS_ARRAY(cuckoo_contains_array, CuckooFilter, cuckoo_contains_hashes)
 static Datum
 cuckoo_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
+	Datum		result;
+
+	if (pgbf_probe_nulls(fcinfo, 1, 0, BoolGetDatum(false), &result))
+		return result;
 	PG_RETURN_BOOL(cuckoo_probe_arg(fcinfo, 1, 0, kind));
 }
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_contained, cuckoo_contained_impl)
 
-/* copies of x's fingerprint in its buckets (and victim slots), all tables */
+/*
+ * Copies of x's fingerprint in its buckets (and victim slots), all tables;
+ * a NULL filter holds none
+ */
 static Datum
 cuckoo_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
-	uint32		n = cuckoo_count_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
+	const CuckooFilter *f;
+	Datum		result;
+	uint32		n;
 
+	if (pgbf_probe_nulls(fcinfo, 0, 1, Int32GetDatum(0), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 0);
+	n = cuckoo_count_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed));
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
 

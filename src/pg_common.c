@@ -591,7 +591,9 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 	memcpy(ARR_LBOUND(result), ARR_LBOUND(arr), ndim * sizeof(int));
 	if (bitmap)
 		array_bitmap_copy(ARR_NULLBITMAP(result), 0, bitmap, 0, n);
-	probe(f, hashes, (size_t) count, (bool *) ARR_DATA_PTR(result));
+	/* palloc0: a NULL filter's answers are already there, all false */
+	if (f != NULL)
+		probe(f, hashes, (size_t) count, (bool *) ARR_DATA_PTR(result));
 	pfree(hashes);
 	PG_RETURN_ARRAYTYPE_P(result);
 }

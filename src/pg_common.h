@@ -109,6 +109,33 @@ pgbf_hash_arg(FunctionCallInfo fcinfo, int argno, PgbfElem kind, uint64 seed)
 }
 
 /*
+ * The NULL arguments of a row probe (contains, contained, count: CALLED ON
+ * NULL INPUT), the filter in argument fargno, the element in xargno.  A
+ * NULL element's answer is NULL.  A NULL filter contains nothing, so its
+ * answer is empty's (false, or a count of 0): a filter that is missing,
+ * say a scalar subquery that found no row, must not make
+ * WHERE NOT contains(f, x) silently drop every row.  Returns true, with
+ * *result set (or the NULL result flagged), when the NULLs decide it.
+ * The array probes follow the same rule (PGBF_CONTAINS_ARRAY).
+ */
+static inline bool
+pgbf_probe_nulls(FunctionCallInfo fcinfo, int fargno, int xargno, Datum empty, Datum *result)
+{
+	if (PG_ARGISNULL(xargno))
+	{
+		fcinfo->isnull = true;
+		*result = (Datum) 0;
+		return true;
+	}
+	if (PG_ARGISNULL(fargno))
+	{
+		*result = empty;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Hashes of every non-NULL element of argument argno, an array of text,
  * bytea, bigint or uuid; returns the count and sets *hashes (palloc'd).
  * A big stored array is not detoasted whole (it is read a window at a
@@ -123,7 +150,9 @@ extern int	pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed,
  * The array probes, f_contains(f, xs[]): f's answer for each element of
  * the array in argument argno, NULL for a NULL element, as a boolean array
  * of the same shape.  probe answers n hashes at once, loading ahead so that
- * the cache misses of a big filter overlap.
+ * the cache misses of a big filter overlap.  f NULL stands for a NULL
+ * filter, which contains nothing: every answer is false (probe is then
+ * not called).
  */
 typedef void (*PgbfProbeMany) (const void *f, const uint64 *h, size_t n, bool *out);
 extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f,
@@ -132,8 +161,9 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 /*
  * Define the C entry point name(f, xs[]) of a filter type whose values are
  * Type (a BfHeader first) and whose core answers many hashes with
- * contains_hashes(const Type *, h, n, out): the filter cached per query,
- * the rest pgbf_contains_array.
+ * contains_hashes(const Type *, h, n, out): NULLs as pgbf_probe_nulls
+ * says (a NULL array's answer is NULL, a NULL filter's all false), the
+ * filter cached per query, the rest pgbf_contains_array.
  */
 #define PGBF_CONTAINS_ARRAY(name, Type, contains_hashes) \
 	static void \
@@ -145,8 +175,13 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 	Datum \
 	name(PG_FUNCTION_ARGS) \
 	{ \
-		const Type *f = pgbf_cached_arg(fcinfo, 0); \
+		const Type *f; \
 		\
+		if (PG_ARGISNULL(1)) \
+			PG_RETURN_NULL(); \
+		if (PG_ARGISNULL(0)) \
+			return pgbf_contains_array(fcinfo, 1, NULL, 0, NULL); \
+		f = pgbf_cached_arg(fcinfo, 0); \
 		return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, name##_probe_many); \
 	}
 

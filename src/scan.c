@@ -32,10 +32,15 @@
  *
  * Answers are the function's own: the same detoast cache and the same
  * hashes as the function, and the array-probe cores, which the regression
- * tests hold to the row-at-a-time answers.  A NULL element or filter fails
- * the qual, as the strict function's NULL does, negated or not.  A tuple
- * the page pass did not see (another table access method, a scan that is
- * not page-at-a-time) is answered from its slot, one at a time.
+ * tests hold to the row-at-a-time answers.  A NULL element fails the qual,
+ * as the function's NULL does, negated or not.  A NULL filter contains
+ * nothing, as the function says: no row passes the qual, and every row
+ * with a non-NULL element passes its negation.  The module also serves the
+ * 1.0 catalog, whose probe functions are STRICT: their answer for a NULL
+ * filter is NULL, which no row passes either way, so the plan records
+ * whether the function is STRICT.  A tuple the page pass did not see
+ * (another table access method, a scan that is not page-at-a-time) is
+ * answered from its slot, one at a time.
  */
 #include "postgres.h"
 
@@ -288,6 +293,7 @@ typedef struct ProbeQual
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
+	bool		strict;			/* the function is STRICT (the 1.0 catalog's) */
 } ProbeQual;
 
 static bool
@@ -321,6 +327,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 		return false;
 	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
 		return false;
+	q->strict = func_strict(funcid);
 	q->column = pgbf_element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->elem);
 	if (q->column == NULL)
 		return false;
@@ -532,8 +539,9 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
  * The plan: the probe's filter and column in custom_exprs (setrefs fixes
  * them up; the filter's outer Vars become nested-loop parameters), the
  * probe qual itself for EXPLAIN, and every other qual left to ExecScan;
- * in custom_private the probe's type, element kind, negation, and how
- * the element is made of the column (ELEM_*).
+ * in custom_private the probe's type, element kind, negation, how the
+ * element is made of the column (ELEM_*), and whether the function is
+ * STRICT.
  */
 static Plan *
 bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -560,8 +568,9 @@ bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = list_make3(q.filter, q.column, probe->clause);
-	cscan->custom_private = list_make4(makeInteger(q.type), makeInteger(q.kind),
-									   makeInteger(q.negate ? 1 : 0), makeInteger(q.elem));
+	cscan->custom_private = list_make5(makeInteger(q.type), makeInteger(q.kind),
+									   makeInteger(q.negate ? 1 : 0), makeInteger(q.elem),
+									   makeInteger(q.strict ? 1 : 0));
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
 	cscan->methods = &bf_scan_methods;
@@ -579,11 +588,12 @@ typedef struct ProbeScanState
 	ProbeType	type;
 	PgbfElem	kind;
 	bool		negate;
+	bool		strict;			/* the function's answer for a NULL filter is NULL */
 	bool		page_mode;		/* a heap scan: answer a page at a time */
 
 	/* the filter, evaluated once per (re)scan */
 	bool		filter_ready;
-	const void *filter;			/* NULL: the filter is NULL, no row passes */
+	const void *filter;			/* NULL: the filter is NULL (see null_filter_passes) */
 	uint64		seed;
 	const void *aux;			/* cuckoofilter: its alternate-bucket offsets, or NULL */
 	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
@@ -651,6 +661,7 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	st->type = (ProbeType) intVal(linitial(cscan->custom_private));
 	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
 	st->negate = intVal(lthird(cscan->custom_private)) != 0;
+	st->strict = intVal(list_nth(cscan->custom_private, 4)) != 0;
 	st->filter_expr = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
 	st->page_mode = rel->rd_tableam == GetHeapamTableAmRoutine();
 	st->block = InvalidBlockNumber;
@@ -711,11 +722,25 @@ prepare_filter(ProbeScanState *st)
 	st->filter_ready = true;
 }
 
-/* the filter's answers for n hashes */
+/*
+ * Does a row with a non-NULL element pass when the filter is NULL?  The
+ * function says a NULL filter contains nothing, so the negated qual
+ * passes; a STRICT function (the 1.0 catalog's) says NULL, which passes
+ * neither way.
+ */
+static inline bool
+null_filter_passes(const ProbeScanState *st)
+{
+	return st->negate && !st->strict;
+}
+
+/* the filter's answers for n hashes (a NULL filter contains nothing) */
 static inline void
 answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 {
-	if (st->type == PROBE_CUCKOO)
+	if (st->filter == NULL)
+		memset(out, 0, n * sizeof(bool));
+	else if (st->type == PROBE_CUCKOO)
 		pgbf_cuckoo_probe_many_alt(st->filter, st->aux, h, n, out);
 	else
 		probe_many[st->type] (st->filter, h, n, out);
@@ -783,6 +808,8 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 
 	if (isnull)
 		return false;
+	if (st->filter == NULL)
+		return null_filter_passes(st);
 	h = element_hash(st, d);
 	answer_hashes(st, &h, 1, &found);
 	return found != st->negate;
@@ -846,6 +873,11 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 			st->answer[off] = ANSWER_FAIL;
 			continue;
 		}
+		if (st->filter == NULL)
+		{
+			st->answer[off] = null_filter_passes(st) ? ANSWER_PASS : ANSWER_FAIL;
+			continue;
+		}
 		st->hashes[n] = element_hash(st, d);
 		st->offsets[n++] = off;
 	}
@@ -904,7 +936,8 @@ bf_next(ScanState *ss)
 		/* at the first row, as the qual would be: an empty table never evaluates it */
 		if (!st->filter_ready)
 			prepare_filter(st);
-		if (st->filter == NULL)
+		/* a NULL filter that no row passes: the scan is over */
+		if (st->filter == NULL && !null_filter_passes(st))
 			return NULL;
 		if (st->page_mode)
 		{
@@ -943,8 +976,6 @@ bf_recheck(ScanState *ss, TupleTableSlot *slot)
 
 	if (!st->filter_ready)
 		prepare_filter(st);
-	if (st->filter == NULL)
-		return false;
 	d = slot_getattr(slot, st->attno, &isnull);
 	return answer_one(st, d, isnull);
 }

@@ -105,8 +105,12 @@ stable_bloom_add_array(PG_FUNCTION_ARGS)
 static Datum
 stable_bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const StableFilter *f = pgbf_cached_arg(fcinfo, 0);
+	const StableFilter *f;
+	Datum		result;
 
+	if (pgbf_probe_nulls(fcinfo, 0, 1, BoolGetDatum(false), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 0);
 	PG_RETURN_BOOL(stable_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
 }
 
@@ -116,8 +120,12 @@ PGBF_ELEM_ENTRY_POINTS(stable_bloom_contains, stable_bloom_contains_impl)
 static Datum
 stable_bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	const StableFilter *f = pgbf_cached_arg(fcinfo, 1);
+	const StableFilter *f;
+	Datum		result;
 
+	if (pgbf_probe_nulls(fcinfo, 1, 0, BoolGetDatum(false), &result))
+		return result;
+	f = pgbf_cached_arg(fcinfo, 1);
 	PG_RETURN_BOOL(stable_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
 }
 

@@ -45,16 +45,21 @@ CREATE FUNCTION bloom_add(f bloomfilter, xs text[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, text[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, text[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 -- COST 10: a probe hashes the element and touches one cache line of a
 -- filter that is often bigger than the CPU caches: several times a simple
 -- comparison (COST 1), so the planner evaluates cheap quals first.
+-- CALLED ON NULL INPUT, here and in every probe of every type (contains,
+-- contained, count, the array forms): a NULL filter contains nothing, so
+-- bloom_contains(NULL, x) is false, not NULL.  A missing filter (a scalar
+-- subquery that found no row) must not make WHERE NOT bloom_contains(f, x)
+-- drop every row.  A NULL element still gives NULL.
 CREATE FUNCTION bloom_contains(f bloomfilter, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS 'false: x was never added; true: x was probably added';
+	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
 CREATE FUNCTION bloom_contained(x text, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_contained(text, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = bloomfilter, RIGHTARG = text, FUNCTION = bloom_contains,
@@ -74,13 +79,13 @@ CREATE FUNCTION bloom_add(f bloomfilter, xs bytea[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bytea[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added; true: x was probably added';
+	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
 CREATE FUNCTION bloom_contained(x bytea, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_contained(bytea, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = bloomfilter, RIGHTARG = bytea, FUNCTION = bloom_contains,
@@ -100,13 +105,13 @@ CREATE FUNCTION bloom_add(f bloomfilter, xs bigint[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bigint[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added; true: x was probably added';
+	AS 'MODULE_PATHNAME', 'bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
 CREATE FUNCTION bloom_contained(x bigint, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'bloom_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_contained(bigint, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = bloomfilter, RIGHTARG = bigint, FUNCTION = bloom_contains,
@@ -126,13 +131,13 @@ CREATE FUNCTION bloom_add(f bloomfilter, xs uuid[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, uuid[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION bloom_contains(f bloomfilter, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added; true: x was probably added';
+	AS 'MODULE_PATHNAME', 'bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
 CREATE FUNCTION bloom_contained(x uuid, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'bloom_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_contained(uuid, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = bloomfilter, RIGHTARG = uuid, FUNCTION = bloom_contains,

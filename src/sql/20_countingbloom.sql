@@ -61,7 +61,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, xs text[]) RETURNS countingb
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, text[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x text) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -70,14 +70,14 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs text[]) RETURNS counti
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, text[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text) IS 'false: x is not in; true: x is probably in';
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x text, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(text, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x text) RETURNS int
-	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION counting_bloom_count(countingbloom, text) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more)';
+	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, text) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = countingbloom, RIGHTARG = text, FUNCTION = counting_bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -126,7 +126,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, xs bytea[]) RETURNS counting
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bytea[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x bytea) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -135,14 +135,14 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bytea[]) RETURNS count
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bytea[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea) IS 'false: x is not in; true: x is probably in';
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x bytea, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(bytea, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x bytea) RETURNS int
-	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION counting_bloom_count(countingbloom, bytea) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more)';
+	AS 'MODULE_PATHNAME', 'counting_bloom_count_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, bytea) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = countingbloom, RIGHTARG = bytea, FUNCTION = counting_bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -191,7 +191,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, xs bigint[]) RETURNS countin
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bigint[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x bigint) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -200,14 +200,14 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bigint[]) RETURNS coun
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bigint[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint) IS 'false: x is not in; true: x is probably in';
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x bigint, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(bigint, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x bigint) RETURNS int
-	AS 'MODULE_PATHNAME', 'counting_bloom_count_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION counting_bloom_count(countingbloom, bigint) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more)';
+	AS 'MODULE_PATHNAME', 'counting_bloom_count_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, bigint) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = countingbloom, RIGHTARG = bigint, FUNCTION = counting_bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -256,7 +256,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, xs uuid[]) RETURNS countingb
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, uuid[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid[]) IS 'counting_bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, x uuid) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -265,14 +265,14 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs uuid[]) RETURNS counti
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, uuid[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid) IS 'false: x is not in; true: x is probably in';
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x uuid, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(uuid, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x uuid) RETURNS int
-	AS 'MODULE_PATHNAME', 'counting_bloom_count_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION counting_bloom_count(countingbloom, uuid) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more)';
+	AS 'MODULE_PATHNAME', 'counting_bloom_count_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, uuid) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = countingbloom, RIGHTARG = uuid, FUNCTION = counting_bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel

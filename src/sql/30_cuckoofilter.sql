@@ -63,20 +63,20 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, xs text[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, text[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, text) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text) IS 'false: x is not in f; true: x is probably in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x text, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(text, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x text) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cuckoo_count(cuckoofilter, text) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, text) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = text, FUNCTION = cuckoo_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -125,20 +125,20 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bytea[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bytea[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bytea) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bytea) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea) IS 'false: x is not in f; true: x is probably in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x bytea, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(bytea, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x bytea) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bytea) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_count_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bytea) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = bytea, FUNCTION = cuckoo_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -187,20 +187,20 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bigint[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bigint[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bigint) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint) IS 'false: x is not in f; true: x is probably in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x bigint, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(bigint, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x bigint) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoo_count_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bigint) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_count_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bigint) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = bigint, FUNCTION = cuckoo_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
@@ -249,20 +249,20 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, xs uuid[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, uuid[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid[]) IS 'cuckoo_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x uuid) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, uuid) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid) IS 'false: x is not in f; true: x is probably in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x uuid, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(uuid, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x uuid) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoo_count_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION cuckoo_count(cuckoofilter, uuid) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f';
+	AS 'MODULE_PATHNAME', 'cuckoo_count_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, uuid) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = uuid, FUNCTION = cuckoo_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel

@@ -75,10 +75,10 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, xs text[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, text[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, text) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, text) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
 CREATE FUNCTION stable_bloom_contained(x text, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_contained(text, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = stablebloom, RIGHTARG = text, FUNCTION = stable_bloom_contains,
@@ -162,10 +162,10 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, xs bytea[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bytea) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bytea) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
 CREATE FUNCTION stable_bloom_contained(x bytea, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_contained(bytea, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = stablebloom, RIGHTARG = bytea, FUNCTION = stable_bloom_contains,
@@ -249,10 +249,10 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, xs bigint[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bigint) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bigint) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
 CREATE FUNCTION stable_bloom_contained(x bigint, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_contained(bigint, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = stablebloom, RIGHTARG = bigint, FUNCTION = stable_bloom_contains,
@@ -336,10 +336,10 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, xs uuid[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, uuid) IS 'true: x was probably inserted recently; false: not recently (or forgotten)';
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, uuid) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
 CREATE FUNCTION stable_bloom_contained(x uuid, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_contained(uuid, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = stablebloom, RIGHTARG = uuid, FUNCTION = stable_bloom_contains,

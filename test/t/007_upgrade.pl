@@ -117,6 +117,42 @@ is($node->safe_psql('fresh', 'SELECT bloomfilter_module_version()'), $current,
 	'the loaded module is the current version');
 
 my $n = 1000;
+
+# The types the probe scan answers (scan.c's probe_functions).
+my %probe_scan = map { $_ => 1 } qw(bloomfilter countingbloom cuckoofilter);
+
+# Rows of NOT contains(a NULL filter, x) over $n links with the probe scan
+# on or off, and whether the plan used it.  One module serves the catalog
+# of every version: the scan must give the rows of the function that
+# catalog has, STRICT in 1.0 (a NULL filter's answer NULL: no row
+# passes) and not since 1.1 (a NULL filter contains nothing: every row
+# passes).
+sub null_filter_rows
+{
+	my ($db, $t, $scan) = @_;
+	my $q = "SELECT count(*) FROM links WHERE NOT "
+	  . "$t->{contains}((SELECT f FROM v_$t->{type} WHERE false), url)";
+	my $set = "SET bloomfilter.enable_probe_scan = $scan;";
+	my $plan = $node->safe_psql($db, "$set EXPLAIN (COSTS OFF) $q");
+	my $rows = $node->safe_psql($db, "$set $q");
+	return ($rows, $plan =~ /BloomProbeScan/ ? 1 : 0);
+}
+
+sub check_null_filter
+{
+	my ($db, $label, $types, $want) = @_;
+	foreach my $t (@$types)
+	{
+		my ($on, $used) = null_filter_rows($db, $t, 'on');
+		my ($off, $used_off) = null_filter_rows($db, $t, 'off');
+		is("$on $off", "$want $want",
+			"$label: $t->{type}: NOT contains(NULL filter, x) keeps $want of $n rows, probe scan on and off");
+		is($used, $probe_scan{ $t->{type} } ? 1 : 0,
+			"$label: $t->{type}: the probe scan answers it where it can");
+		is($used_off, 0, "$label: $t->{type}: and not when it is off");
+	}
+}
+
 foreach my $old (@old)
 {
 	(my $db = "from_$old") =~ s/\./_/g;
@@ -141,6 +177,9 @@ foreach my $old (@old)
 	{
 		$before{$tab} = md5_rows_of($db, $tab);
 	}
+	$node->safe_psql($db,
+		"CREATE TABLE links AS SELECT 'key-' || i AS url FROM generate_series(1, $n) i; ANALYZE links");
+	check_null_filter($db, $old, \@types, $old eq '1.0' ? 0 : $n);
 
 	$node->safe_psql($db, 'ALTER EXTENSION bloomfilter UPDATE');
 	is($node->safe_psql($db, "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'"),
@@ -152,6 +191,7 @@ foreach my $old (@old)
 	  or diag("only in a fresh install:\n  " . join("\n  ", @lost)
 		  . "\nonly after the update:\n  " . join("\n  ", @extra));
 
+	check_null_filter($db, "$old -> $current", \@types, $n);
 	foreach my $t (@types)
 	{
 		my $tab = "v_$t->{type}";

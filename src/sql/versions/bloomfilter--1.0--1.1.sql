@@ -22,3 +22,88 @@ BEGIN
 	END IF;
 END $$;
 -- end guard
+
+--
+-- A NULL filter contains nothing: every probe (contains, contained, count
+-- and the array forms, of every type) answers false (a count 0, an array
+-- of false) for a NULL filter, where 1.0's STRICT functions answered NULL
+-- and WHERE NOT bloom_contains(f, x) dropped every row.  A NULL element
+-- still gives NULL.
+--
+ALTER FUNCTION bloom_contains(bloomfilter, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, text) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contained(text, bloomfilter) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contained(bytea, bloomfilter) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contained(bigint, bloomfilter) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contains(bloomfilter, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_contained(uuid, bloomfilter) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, text) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contained(text, countingbloom) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_count(countingbloom, text) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contained(bytea, countingbloom) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_count(countingbloom, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contained(bigint, countingbloom) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_count(countingbloom, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contains(countingbloom, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_contained(uuid, countingbloom) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_count(countingbloom, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, text) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contained(text, cuckoofilter) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_count(cuckoofilter, text) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contained(bytea, cuckoofilter) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_count(cuckoofilter, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contained(bigint, cuckoofilter) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_count(cuckoofilter, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_contained(uuid, cuckoofilter) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_count(cuckoofilter, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contains(stablebloom, text) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contained(text, stablebloom) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contains(stablebloom, bytea) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contained(bytea, stablebloom) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contains(stablebloom, bigint) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contained(bigint, stablebloom) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contains(stablebloom, uuid) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_contained(uuid, stablebloom) CALLED ON NULL INPUT;
+
+COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
+COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
+COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, text) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, text) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bytea) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, bytea) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, bigint) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, bigint) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
+COMMENT ON FUNCTION counting_bloom_contains(countingbloom, uuid) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
+COMMENT ON FUNCTION counting_bloom_count(countingbloom, uuid) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, text) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, text) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bytea) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bytea) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, bigint) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, bigint) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
+COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, uuid) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
+COMMENT ON FUNCTION cuckoo_count(cuckoofilter, uuid) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, text) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bytea) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bigint) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, uuid) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
