@@ -21,9 +21,9 @@ SELECT err('SELECT 1/0') AS err_works;
 -- write it: an InitPlan is "InitPlan 1" and its value "(InitPlan 1).col1"
 -- (16 and older: "InitPlan 1 (returns $0)" and "$0"; 19: "InitPlan
 -- expr_1"), a row count is a whole number (18 and later print "rows=1.00"),
--- EXPLAIN ANALYZE shows no buffers (on by default from 18), and a Gather
+-- EXPLAIN ANALYZE shows no buffers (on by default from 18), a Gather
 -- does not list the params it evaluates (18 and later print them only
--- under VERBOSE).
+-- under VERBOSE), and a Result does not say which scan it replaces (19).
 CREATE FUNCTION explain_plan(options text, q text) RETURNS TABLE ("QUERY PLAN" text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -48,7 +48,7 @@ BEGIN
 			END LOOP;
 			line := regexp_replace(line, 'InitPlan (\d+) \(returns [^)]*\)', 'InitPlan \1');
 		END IF;
-		CONTINUE WHEN line ~ '^\s*Params Evaluated: ';
+		CONTINUE WHEN line ~ '^\s*(Params Evaluated|Replaces): ';
 		lines := lines || line;
 	END LOOP;
 	FOREACH line IN ARRAY lines LOOP
