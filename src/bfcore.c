@@ -20,6 +20,8 @@
 #error "bloomfilter needs xxHash 0.8.0 or later (libxxhash-dev): XXH3 output is part of the stored format"
 #endif
 
+BfInterruptHook bf_interrupt_hook = NULL;
+
 BfStatus
 bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
 {
@@ -283,8 +285,8 @@ bf_popcount_block(const uint64_t *w)
 		__builtin_popcountll(w[6]) + __builtin_popcountll(w[7]);
 }
 
-uint64_t
-bf_popcount_bytes(const uint8_t *p, size_t len)
+static uint64_t
+popcount_bytes(const uint8_t *p, size_t len)
 {
 	uint64_t	n = 0;
 	size_t		i = 0;
@@ -306,6 +308,20 @@ bf_popcount_bytes(const uint8_t *p, size_t len)
 	for (; i < len; i++)
 		n += (uint64_t) __builtin_popcount(p[i]);
 	return n;
+}
+
+/* a big value a chunk at a time, so that its pass can be interrupted */
+uint64_t
+bf_popcount_bytes(const uint8_t *p, size_t len)
+{
+	uint64_t	n = 0;
+
+	for (; len > BF_INTERRUPT_BYTES; p += BF_INTERRUPT_BYTES, len -= BF_INTERRUPT_BYTES)
+	{
+		n += popcount_bytes(p, BF_INTERRUPT_BYTES);
+		bf_check_interrupts();
+	}
+	return n + popcount_bytes(p, len);
 }
 
 static const char b64_alphabet[] =

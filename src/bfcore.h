@@ -79,6 +79,50 @@ extern BfStatus bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
 			__attribute__((format(printf, 3, 4)));
 
 /*
+ * Interrupts.  A loop whose length a caller controls (the elements of an
+ * array, the hashes of a keyset, the cells of a big value, the decrements
+ * of stable inserts) calls bf_check_interrupts about once per
+ * BF_INTERRUPT_CHUNK units of work: a unit is an element added or probed,
+ * a hash sorted or merged, a cell, counter or slot read, a decrement;
+ * BF_INTERRUPT_BYTES bytes of a pass over a value count as a chunk.  The
+ * SQL layer's hook answers a query cancel or a statement timeout
+ * (CHECK_FOR_INTERRUPTS), so it may not return: the core calls it only
+ * between elements (a filter being added to is as the elements before
+ * would leave it) and never while it holds memory of its own (malloc).
+ * NULL, the default, is plain C's: tests, fuzzers, benchmarks.
+ *
+ * Hot loops check once per chunk, outside their inner loop, so the
+ * inner loop is the same code as without the check.
+ */
+typedef void (*BfInterruptHook) (void);
+extern BfInterruptHook bf_interrupt_hook;
+
+#define BF_INTERRUPT_CHUNK	((size_t) 1 << 14)
+#define BF_INTERRUPT_BYTES	((size_t) 1 << 22)
+
+static inline void
+bf_check_interrupts(void)
+{
+	if (bf_interrupt_hook != NULL)
+		bf_interrupt_hook();
+}
+
+/* in a loop over i, at every multiple of every (a power of two) but 0 */
+static inline void
+bf_check_interrupts_every(uint64_t i, uint64_t every)
+{
+	if ((i & (every - 1)) == 0 && i > 0)
+		bf_check_interrupts();
+}
+
+/* the first chunk of what is left: at most BF_INTERRUPT_CHUNK */
+static inline size_t
+bf_chunk(size_t left)
+{
+	return left < BF_INTERRUPT_CHUNK ? left : BF_INTERRUPT_CHUNK;
+}
+
+/*
  * Header checks shared by every type's validator: bf_check_header takes
  * format version BF_FORMAT_VERSION only; a type with later formats passes
  * the last one it reads and checks what each version allows itself.

@@ -320,6 +320,7 @@ stage_rate_units(const BloomFilter *f, int i)
 
 	for (uint64_t b = 0; b < nblocks; b++)
 	{
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / 64);
 		sum += t[block_popcount(w + b * 8)];
 		if (sum > (UINT64_C(1) << 62))
 			return UINT64_C(1) << 62;
@@ -726,8 +727,8 @@ std_contains_many(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 	}
 }
 
-void
-bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
+static void
+contains_many(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 {
 	if (f->layout == BLOOM_LAYOUT_STANDARD)
 	{
@@ -767,6 +768,17 @@ bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *o
 	BF_PROBE_MANY(bloom_size(f), n, PROBE_PREFETCH_AHEAD, PREFETCH, PROBE);
 #undef PREFETCH
 #undef PROBE
+}
+
+void
+bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
+{
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	{
+		if (done > 0)
+			bf_check_interrupts();
+		contains_many(f, h + done, bf_chunk(n - done), out + done);
+	}
 }
 
 /*
@@ -964,8 +976,8 @@ bloom_add_hash(BloomFilter *f, uint64_t h)
 	return add_one(f, h, false);
 }
 
-size_t
-bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
+static size_t
+add_many_dispatch(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
 {
 #ifdef BF_AVX512_DISPATCH
 	if (bf_have_avx512())
@@ -976,6 +988,28 @@ bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *st
 		return add_many_popcnt(f, h, n, stop);
 #endif
 	return add_many(f, h, n, stop, false);
+}
+
+/* a chunk at a time, so that a long array can be interrupted (bfcore.h) */
+size_t
+bloom_add_hashes(BloomFilter *f, const uint64_t *h, size_t n, BloomAddResult *stop)
+{
+	size_t		done = 0;
+
+	*stop = BLOOM_ADDED;
+	while (done < n)
+	{
+		size_t		c = bf_chunk(n - done);
+		size_t		took;
+
+		if (done > 0)
+			bf_check_interrupts();
+		took = add_many_dispatch(f, h + done, c, stop);
+		done += took;
+		if (took < c)
+			break;
+	}
+	return done;
 }
 
 /*
@@ -1047,14 +1081,21 @@ set_unchecked_avx512(BloomFilter *f, const uint64_t *h, size_t n)
 void
 bloom_set_unchecked(BloomFilter *f, const uint64_t *h, size_t n)
 {
-#ifdef BF_AVX512_DISPATCH
-	if (bf_have_avx512())
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
 	{
-		set_unchecked_avx512(f, h, n);
-		return;
-	}
+		size_t		c = bf_chunk(n - done);
+
+		if (done > 0)
+			bf_check_interrupts();
+#ifdef BF_AVX512_DISPATCH
+		if (bf_have_avx512())
+		{
+			set_unchecked_avx512(f, h + done, c);
+			continue;
+		}
 #endif
-	set_unchecked(f, h, n, false);
+		set_unchecked(f, h + done, c, false);
+	}
 }
 
 bool
@@ -1249,6 +1290,7 @@ bloom_union_into(BloomFilter *dst, const BloomFilter *b, char *errbuf)
 
 		for (uint64_t w = 0; w < nwords; w++)
 		{
+			bf_check_interrupts_every(w, BF_INTERRUPT_BYTES / 8);
 			d[w] |= s[w];
 			set += (uint64_t) bf_popcount64(d[w]);
 		}
@@ -1280,6 +1322,7 @@ bloom_intersect_into(BloomFilter *dst, const BloomFilter *b)
 
 	for (uint64_t w = 0; w < nwords; w++)
 	{
+		bf_check_interrupts_every(w, BF_INTERRUPT_BYTES / 8);
 		d[w] &= s[w];
 		set += (uint64_t) bf_popcount64(d[w]);
 	}
@@ -1329,6 +1372,7 @@ bloom_estimate_fpr(const BloomFilter *f)
 			{
 				int			c = bf_popcount_block(w + b * 8);
 
+				bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / 64);
 				if (c)
 					sum += pow((double) c / BLOOM_BLOCK_BITS, (double) s->nhashes);
 			}

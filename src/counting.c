@@ -472,14 +472,35 @@ counting_add_hash(CountingBloom *f, uint64_t h)
 	return add_one(f, h, false);
 }
 
-size_t
-counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n)
+static size_t
+add_many_dispatch(CountingBloom *f, const uint64_t *h, size_t n)
 {
 #ifdef BF_AVX512_DISPATCH
 	if (bf_have_avx512())
 		return add_many_avx512(f, h, n);
 #endif
 	return add_many(f, h, n, false);
+}
+
+/* a chunk at a time, so that a long array can be interrupted (bfcore.h) */
+size_t
+counting_add_hashes(CountingBloom *f, const uint64_t *h, size_t n)
+{
+	size_t		done = 0;
+
+	while (done < n)
+	{
+		size_t		c = bf_chunk(n - done);
+		size_t		took;
+
+		if (done > 0)
+			bf_check_interrupts();
+		took = add_many_dispatch(f, h + done, c);
+		done += took;
+		if (took < c)
+			break;
+	}
+	return done;
 }
 
 /*
@@ -521,14 +542,25 @@ counting_contains_hash(const CountingBloom *f, uint64_t h)
 	return probe_all_nonzero(block_of(f, h), h, f->nhashes);
 }
 
-void
-counting_contains_hashes(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
+static void
+contains_many(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
 {
 #define PREFETCH(i) prefetch_block(f, h[i])
 #define PROBE(i) (out[i] = counting_contains_hash(f, h[i]))
 	BF_PROBE_MANY(counting_size(f), n, ADD_PREFETCH_AHEAD, PREFETCH, PROBE);
 #undef PREFETCH
 #undef PROBE
+}
+
+void
+counting_contains_hashes(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
+{
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	{
+		if (done > 0)
+			bf_check_interrupts();
+		contains_many(f, h + done, bf_chunk(n - done), out + done);
+	}
 }
 
 /*
@@ -580,8 +612,9 @@ counting_occupancy(const CountingBloom *f, uint64_t *occ)
 	for (uint64_t b = 0; b < f->nblocks; b++)
 	{
 		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
-
 		uint64_t	o[2] = {0, 0};
+
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 
 		for (int w = 0; w < 8; w++)
 			o[w >> 2] |= gather_nibble_bits(nibbles_nonzero(load_word(block + 8 * w))) << (16 * (w & 3));
@@ -799,6 +832,7 @@ plain_counts(const CountingBloom *f, uint64_t *n1, uint64_t *n2, uint64_t *n3)
 	{
 		uint64_t	x = load_word(p);
 
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES / 8);
 		if (x == 0)
 			continue;
 		a += (uint64_t) bf_popcount64(nibbles_nonzero(x));
@@ -827,6 +861,7 @@ plain_counts_avx512(const CountingBloom *f, uint64_t *n1, uint64_t *n2, uint64_t
 					x3 = _mm512_srli_epi64(x, 3),
 					hi = _mm512_or_si512(x2, x3);
 
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		a = _mm512_add_epi64(a, _mm512_popcnt_epi64(
 			_mm512_and_si512(_mm512_or_si512(_mm512_or_si512(x, x1), hi), low)));
 		b = _mm512_add_epi64(b, _mm512_popcnt_epi64(
@@ -903,8 +938,11 @@ pack_plain(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter *
 				whs = *whp;
 
 	for (uint64_t b = 0; b < f->nblocks; b++)
+	{
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		pack_block_plain(f->counters + b * COUNTING_BLOCK_BYTES, occ_out + 16 * b,
 						 &w2s, &w3s, &whs);
+	}
 	*w2p = w2s;
 	*w3p = w3s;
 	*whp = whs;
@@ -964,8 +1002,11 @@ pack_avx512(const CountingBloom *f, uint8_t *occ_out, BitWriter *w2p, BitWriter 
 				whs = *whp;
 
 	for (uint64_t b = 0; b < f->nblocks; b++)
+	{
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		pack_block_avx512(_mm512_loadu_si512((const void *) (f->counters + b * COUNTING_BLOCK_BYTES)),
 						  occ_out + 16 * b, &w2s, &w3s, &whs);
+	}
 	*w2p = w2s;
 	*w3p = w3s;
 	*whp = whs;
@@ -1055,13 +1096,19 @@ build_plain(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ_ou
 				whs = *whp;
 	uint64_t	next = 0;
 	uint32_t	k = f->nhashes;
-	size_t		i = 0;
+	size_t		i = 0,
+				check_at = BF_INTERRUPT_CHUNK;
 
 	while (i < n)
 	{
 		uint64_t	b = block_index(f, h[i]);
 		uint8_t		block[COUNTING_BLOCK_BYTES] = {0};
 
+		if (i >= check_at)
+		{
+			bf_check_interrupts();
+			check_at = i + BF_INTERRUPT_CHUNK;
+		}
 		if (b < next)
 			return false;
 		memset(occ_out + 16 * next, 0, 16 * (b - next));
@@ -1102,13 +1149,19 @@ build_avx512_k(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ
 	uint64_t	next = 0,
 				b = n > 0 ? block_index(f, h[0]) : 0,
 				nb;
-	size_t		i = 0;
+	size_t		i = 0,
+				check_at = BF_INTERRUPT_CHUNK;
 
 	for (; i < n; b = nb)
 	{
 		__m512i		lo = _mm512_setzero_si512(),
 					hi = _mm512_setzero_si512();
 
+		if (i >= check_at)
+		{
+			bf_check_interrupts();
+			check_at = i + BF_INTERRUPT_CHUNK;
+		}
 		if (b < next)
 			return false;
 		memset(occ_out + 16 * next, 0, 16 * (b - next));
@@ -1241,6 +1294,7 @@ unpack_plain(const CountingBloom *p, CountingBloom *out, const PackedStreams *s)
 	{
 		uint8_t    *block = out->counters + b * COUNTING_BLOCK_BYTES;
 
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		for (int half = 0; half < 2; half++)
 		{
 			uint64_t	o64 = load_word(occ + 16 * b + 8 * half);
@@ -1285,6 +1339,7 @@ unpack_avx512(const CountingBloom *p, CountingBloom *out, const PackedStreams *s
 	{
 		uint8_t    *block = out->counters + b * COUNTING_BLOCK_BYTES;
 
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		for (int half = 0; half < 2; half++)
 		{
 			uint64_t	o = load_word(occ + 16 * b + 8 * half),
@@ -1379,9 +1434,9 @@ counting_occupancy_of(const CountingBloom *p)
 	return (const uint64_t *) PACKED_OCC(p);
 }
 
-void
-counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
-								   const uint64_t *h, size_t n, bool *out)
+static void
+occupancy_contains_many(const CountingBloom *f, const uint64_t *occ, const uint64_t *h,
+						size_t n, bool *out)
 {
 #define PREFETCH(i) \
 	__builtin_prefetch(occ + 2 * block_index(f, h[i]))
@@ -1389,6 +1444,18 @@ counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
 	BF_PROBE_MANY(f->nblocks * 16, n, ADD_PREFETCH_AHEAD, PREFETCH, PROBE);
 #undef PREFETCH
 #undef PROBE
+}
+
+void
+counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
+								   const uint64_t *h, size_t n, bool *out)
+{
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	{
+		if (done > 0)
+			bf_check_interrupts();
+		occupancy_contains_many(f, occ, h + done, bf_chunk(n - done), out + done);
+	}
 }
 
 /*
@@ -1417,6 +1484,7 @@ check_packed(const CountingBloom *p, size_t len, char *errbuf)
 	{
 		uint64_t	x = load_word(s.high + 8 * i);
 
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES / 8);
 		/* a nibble of 13 .. 15 is 11xx with bit 2 or bit 0 set */
 		if ((x >> 3) & (x >> 2) & ((x >> 1) | x) & NIBBLE_LOW)
 			return bf_fail(errbuf, BF_ERR_CORRUPT, "countingbloom packed counter above 15");
@@ -1474,6 +1542,7 @@ rank_stream(const uint8_t *words, uint64_t nwords, uint64_t *dir)
 	{
 		uint64_t	end = 8 * g + 8 < nwords ? 8 * g + 8 : nwords;
 
+		bf_check_interrupts_every(g, BF_INTERRUPT_BYTES / 64);
 		dir[g] = total;
 		total += bf_popcount_bytes(words + 64 * g, 8 * (end - 8 * g));
 	}
@@ -1665,6 +1734,7 @@ counting_union_into(CountingBloom *dst, const CountingBloom *b, char *errbuf)
 		int			lo = (x & 15) + (y & 15),
 					hi = (x >> 4) + (y >> 4);
 
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES);
 		if (lo > COUNTING_COUNTER_MAX)
 			lo = COUNTING_COUNTER_MAX;
 		if (hi > COUNTING_COUNTER_MAX)
@@ -1698,6 +1768,7 @@ packed_stats(const CountingBloom *p, CountingStats *st)
 		int			nz = bf_popcount64(load_word(PACKED_OCC(p) + 16 * b)) +
 			bf_popcount64(load_word(PACKED_OCC(p) + 16 * b + 8));
 
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / 16);
 		st->nonzero += (uint64_t) nz;
 		if (nz)
 			sum += pow((double) nz / COUNTING_BLOCK_CELLS, (double) p->nhashes);
@@ -1707,6 +1778,7 @@ packed_stats(const CountingBloom *p, CountingStats *st)
 		uint64_t	x = load_word(s.high + 8 * i),
 					twelve = (x >> 3) & (x >> 2) & NIBBLE_LOW;
 
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES / 8);
 		/* 11xx is 12 (the checker refuses more); bits past n3 are zero */
 		st->saturated += (uint64_t) bf_popcount64(twelve);
 	}
@@ -1734,6 +1806,7 @@ counting_stats(const CountingBloom *f, CountingStats *st)
 		const uint8_t *block = f->counters + b * COUNTING_BLOCK_BYTES;
 		int			nz = 0;
 
+		bf_check_interrupts_every(b, BF_INTERRUPT_BYTES / COUNTING_BLOCK_BYTES);
 		for (int i = 0; i < COUNTING_BLOCK_BYTES; i++)
 		{
 			uint8_t		x = block[i];

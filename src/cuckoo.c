@@ -867,6 +867,27 @@ add_hashes(CuckooFilter *f, const CuckooGeom *gp, const uint64_t *hashes, size_t
 	return n;
 }
 
+/* add_hashes a chunk at a time, so that a long array can be interrupted */
+static size_t
+add_hashes_chunked(CuckooFilter *f, const CuckooGeom *g, const uint64_t *hashes, size_t n)
+{
+	size_t		done = 0;
+
+	while (done < n)
+	{
+		size_t		c = bf_chunk(n - done);
+		size_t		took;
+
+		if (done > 0)
+			bf_check_interrupts();
+		took = add_hashes(f, g, hashes + done, c);
+		done += took;
+		if (took < c)
+			break;
+	}
+	return done;
+}
+
 size_t
 cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 {
@@ -874,7 +895,7 @@ cuckoo_add_hashes(CuckooFilter *f, const uint64_t *hashes, size_t n)
 	CuckooGeom	g = table_geom(f, f->ntables - 1);
 
 	geom_table_alt(&g, f, alt, n);
-	return add_hashes(f, &g, hashes, n);
+	return add_hashes_chunked(f, &g, hashes, n);
 }
 
 /* add_hashes of src[0 .. n), what it did not add moved to left */
@@ -882,7 +903,7 @@ static size_t
 add_rest(CuckooFilter *f, const CuckooGeom *g, const uint64_t *src, size_t n,
 		 uint64_t *left)
 {
-	size_t		done = add_hashes(f, g, src, n);
+	size_t		done = add_hashes_chunked(f, g, src, n);
 
 	memmove(left, src + done, (n - done) * sizeof(uint64_t));
 	return n - done;
@@ -935,41 +956,51 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 	if (t->count != 0 || t->victim_fp != 0)
 		return left_room < n ? CUCKOO_LOAD_NO_ROOM : add_rest(f, &g, hashes, n, left);
 
-	/* first buckets, in order: the first four hashes of each */
-	for (size_t j = 0; j < n; j++)
+	/*
+	 * first buckets, in order: the first four hashes of each (a chunk at
+	 * a time, so that a big load can be interrupted)
+	 */
+	for (size_t base = 0; base < n; base += BF_INTERRUPT_CHUNK)
 	{
-		uint64_t	h = hashes[j];
-		uint64_t	i1 = bf_range64(h, g.nbuckets);
-		uint64_t	fp = fingerprint(bf_remix(h), fb);
-		uint64_t	next = (uint64_t) (i1 > cur);
-		uint64_t	fits,
-					bit;
-		uint8_t    *p;
+		size_t		end = base + bf_chunk(n - base);
 
-		/* all arithmetic: compilers turn ?: here into branches */
-		filled &= next - 1;
-		fits = (uint64_t) (i1 >= cur) & (uint64_t) (filled < CUCKOO_BUCKET_SLOTS);
-		cur ^= (cur ^ i1) & (0 - next);
-		if (__builtin_expect(nl == left_room, 0) && !fits)
+		if (base > 0)
+			bf_check_interrupts();
+		for (size_t j = base; j < end; j++)
 		{
-			memset(area, 0, area_bytes(g.nbuckets, fb));
-			return CUCKOO_LOAD_NO_ROOM;
-		}
+			uint64_t	h = hashes[j];
+			uint64_t	i1 = bf_range64(h, g.nbuckets);
+			uint64_t	fp = fingerprint(bf_remix(h), fb);
+			uint64_t	next = (uint64_t) (i1 > cur);
+			uint64_t	fits,
+						bit;
+			uint8_t    *p;
 
-		/*
-		 * The slot's bits go into the aligned word they start in and the
-		 * next (the area's spare word is the next of the last word).
-		 */
-		bit = (i1 * CUCKOO_BUCKET_SLOTS + (filled & (CUCKOO_BUCKET_SLOTS - 1))) * fb;
-		p = area + 8 * (bit >> 6);
-		fp &= 0 - fits;
-		store_le64(p, load_le64(p) | fp << (bit & 63));
-		store_le64(p + 8, load_le64(p + 8) | (fp >> 1) >> (63 - (bit & 63)));
-		if (__builtin_expect(nl < left_room, 1))
-			left[nl] = h;
-		nl += 1 - fits;
-		filled += fits;
-		added += fits;
+			/* all arithmetic: compilers turn ?: here into branches */
+			filled &= next - 1;
+			fits = (uint64_t) (i1 >= cur) & (uint64_t) (filled < CUCKOO_BUCKET_SLOTS);
+			cur ^= (cur ^ i1) & (0 - next);
+			if (__builtin_expect(nl == left_room, 0) && !fits)
+			{
+				memset(area, 0, area_bytes(g.nbuckets, fb));
+				return CUCKOO_LOAD_NO_ROOM;
+			}
+
+			/*
+			 * The slot's bits go into the aligned word they start in and the
+			 * next (the area's spare word is the next of the last word).
+			 */
+			bit = (i1 * CUCKOO_BUCKET_SLOTS + (filled & (CUCKOO_BUCKET_SLOTS - 1))) * fb;
+			p = area + 8 * (bit >> 6);
+			fp &= 0 - fits;
+			store_le64(p, load_le64(p) | fp << (bit & 63));
+			store_le64(p + 8, load_le64(p + 8) | (fp >> 1) >> (63 - (bit & 63)));
+			if (__builtin_expect(nl < left_room, 1))
+				left[nl] = h;
+			nl += 1 - fits;
+			filled += fits;
+			added += fits;
+		}
 	}
 	t->count = added;
 
@@ -979,16 +1010,23 @@ cuckoo_load_sorted(CuckooFilter *f, const uint64_t *hashes, size_t n, uint64_t *
 
 		for (size_t j = 0; j < nl && j < CUCKOO_PREFETCH_AHEAD; j++)
 			locate_ahead(&g, area, left[j], &ring[j]);
-		for (size_t j = 0; j < nl; j++)
+		for (size_t base = 0; base < nl; base += BF_INTERRUPT_CHUNK)
 		{
-			CuckooLocated *l = &ring[j & (CUCKOO_PREFETCH_AHEAD - 1)];
+			size_t		end = base + bf_chunk(nl - base);
 
-			if (bucket_put(area, fb, l->i2, l->fp))
-				t->count++;
-			else
-				left[nl2++] = l->h;
-			if (j + CUCKOO_PREFETCH_AHEAD < nl)
-				locate_ahead(&g, area, left[j + CUCKOO_PREFETCH_AHEAD], l);
+			if (base > 0)
+				bf_check_interrupts();
+			for (size_t j = base; j < end; j++)
+			{
+				CuckooLocated *l = &ring[j & (CUCKOO_PREFETCH_AHEAD - 1)];
+
+				if (bucket_put(area, fb, l->i2, l->fp))
+					t->count++;
+				else
+					left[nl2++] = l->h;
+				if (j + CUCKOO_PREFETCH_AHEAD < nl)
+					locate_ahead(&g, area, left[j + CUCKOO_PREFETCH_AHEAD], l);
+			}
 		}
 	}
 
@@ -1116,14 +1154,26 @@ prefetch_contains(const CuckooFilter *f, uint64_t h)
 	}
 }
 
-void
-cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
+static void
+contains_many(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
 {
 #define PREFETCH(i) prefetch_contains(f, h[i])
 #define PROBE(i) (out[i] = cuckoo_contains_hash(f, h[i]))
 	BF_PROBE_MANY(cuckoo_size(f), n, CUCKOO_PREFETCH_AHEAD, PREFETCH, PROBE);
 #undef PREFETCH
 #undef PROBE
+}
+
+/* a chunk at a time, so that a long array can be interrupted (bfcore.h) */
+void
+cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
+{
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	{
+		if (done > 0)
+			bf_check_interrupts();
+		contains_many(f, h + done, bf_chunk(n - done), out + done);
+	}
 }
 
 /*
@@ -1135,9 +1185,9 @@ cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool 
  */
 #define CUCKOO_BATCH 64
 
-void
-cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
-						   size_t n, bool *out)
+static void
+contains_many_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
+				  size_t n, bool *out)
 {
 	const CuckooTable *t;
 	const uint8_t *area;
@@ -1177,6 +1227,18 @@ cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt, const uin
 		for (size_t j = 0; j < c; j++)
 			out[base + j] = (int) buckets_hold(area, fb, i1[j], i2[j], fp[j]) |
 				(int) victim_matches(t, fp[j], i1[j], i2[j]);
+	}
+}
+
+void
+cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
+						   size_t n, bool *out)
+{
+	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	{
+		if (done > 0)
+			bf_check_interrupts();
+		contains_many_alt(f, alt, h + done, bf_chunk(n - done), out + done);
 	}
 }
 
@@ -1318,7 +1380,10 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 						   k, (unsigned long long) area, (unsigned long long) off, len);
 		nslots = t->nbuckets * CUCKOO_BUCKET_SLOTS;
 		for (uint64_t s = 0; s < nslots; s++)
+		{
+			bf_check_interrupts_every(s, BF_INTERRUPT_BYTES);
 			used += slot_get(bytes + off, fb, s) != 0;
+		}
 		if (used != t->count)
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "cuckoofilter table %d count %llu does not match its %llu stored fingerprints",

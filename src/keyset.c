@@ -218,6 +218,8 @@ sort_buckets(const uint32_t *start, int topbits, const uint64_t *from, uint64_t 
 		size_t		s = b == 0 ? 0 : start[b - 1];
 		size_t		c = start[b] - s;
 
+		/* a bucket holds about 2^SORT_TOP_TARGET values */
+		bf_check_interrupts_every(b, BF_INTERRUPT_CHUNK >> SORT_TOP_TARGET);
 		if (c <= SORT_SMALL)
 		{
 			if (from != to)
@@ -302,6 +304,9 @@ keyset_sort_unique(uint64_t *a, size_t n, uint64_t *scratch)
  * a is apart from out; b may lie inside out at or after out + na: the
  * k-th value written is at most the (i + j)-th read, so a write never
  * passes the b value still to be read (i < na while both sides remain).
+ * In rounds that each end once either side has given BF_INTERRUPT_CHUNK
+ * values (the same two bounds tested as in one loop), so that a merge of
+ * millions can be interrupted.
  */
 static uint64_t
 merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
@@ -313,12 +318,20 @@ merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
 
 	while (i < na && j < nb)
 	{
-		uint64_t	x = a[i],
-					y = b[j];
+		uint64_t	ilim = na - i > BF_INTERRUPT_CHUNK ? i + BF_INTERRUPT_CHUNK : na,
+					jlim = nb - j > BF_INTERRUPT_CHUNK ? j + BF_INTERRUPT_CHUNK : nb;
 
-		out[k++] = x <= y ? x : y;
-		i += x <= y;
-		j += y <= x;
+		if (k > 0)
+			bf_check_interrupts();
+		while (i < ilim && j < jlim)
+		{
+			uint64_t	x = a[i],
+						y = b[j];
+
+			out[k++] = x <= y ? x : y;
+			i += x <= y;
+			j += y <= x;
+		}
 	}
 	memcpy(out + k, a + i, (na - i) * sizeof(uint64_t));
 	k += na - i;
@@ -373,13 +386,22 @@ keyset_merge_queue_inplace(KeySet *ks, uint64_t *queue, size_t n)
 	top = w = i + j;
 	while (i > 0 && j > 0)
 	{
-		uint64_t	x = h[i - 1],
-					y = queue[j - 1];
+		/* in rounds, as merge_unique */
+		uint64_t	ilo = i > BF_INTERRUPT_CHUNK ? i - BF_INTERRUPT_CHUNK : 0,
+					jlo = j > BF_INTERRUPT_CHUNK ? j - BF_INTERRUPT_CHUNK : 0;
 
-		/* branch-free, as merge_unique */
-		h[--w] = x >= y ? x : y;
-		i -= x >= y;
-		j -= y >= x;
+		if (w < top)
+			bf_check_interrupts();
+		while (i > ilo && j > jlo)
+		{
+			uint64_t	x = h[i - 1],
+						y = queue[j - 1];
+
+			/* branch-free, as merge_unique */
+			h[--w] = x >= y ? x : y;
+			i -= x >= y;
+			j -= y >= x;
+		}
 	}
 	/* what is left of either side is the smallest: the queue's goes just
 	 * below what was written, the set's, h[0..i), is already in place */
@@ -454,10 +476,13 @@ keyset_check(const void *data, size_t len, char *errbuf)
 	 * overstates the distinct inputs, and the filter is sized for more.
 	 */
 	for (uint64_t i = 1; i < ks->count; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES / 8);
 		if (ks->hashes[i - 1] >= ks->hashes[i])
 			return bf_fail(errbuf, BF_ERR_CORRUPT,
 						   "bloom_keyset hashes are not strictly ascending (at %llu)",
 						   (unsigned long long) i);
+	}
 	return BF_OK;
 }
 

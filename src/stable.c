@@ -176,8 +176,15 @@ stable_half_life(uint64_t cells, uint32_t k, uint32_t p, int cell_bits)
 
 	if (!(target > 0.0))
 		return 0.0;
+
+	/*
+	 * A step can sum 100,000 binomial terms (binomial_tail), and
+	 * stable_choose finds a half-life for every K it tries: interruptible
+	 * step by step.
+	 */
 	while (stable_fnr_after(cells, k, p, cell_bits, hi) < target)
 	{
+		bf_check_interrupts();
 		lo = hi;
 		hi *= 2.0;
 		if (hi > 9e15)
@@ -188,6 +195,7 @@ stable_half_life(uint64_t cells, uint32_t k, uint32_t p, int cell_bits)
 	{
 		double		mid = floor((lo + hi) / 2.0);
 
+		bf_check_interrupts();
 		if (stable_fnr_after(cells, k, p, cell_bits, mid) < target)
 			lo = mid;
 		else
@@ -356,6 +364,29 @@ stable_add_hash(StableFilter *f, uint64_t h)
 	return present;
 }
 
+/*
+ * An insert updates P + K cells, P up to STABLE_MAX_DECREMENT, so the
+ * interrupt checks of a long array come by that work rather than by
+ * elements: between inserts, never inside one.
+ */
+void
+stable_add_hashes(StableFilter *f, const uint64_t *h, size_t n)
+{
+	uint64_t	per = (uint64_t) f->decrement + f->hashes,
+				work = 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		if (work >= BF_INTERRUPT_CHUNK)
+		{
+			bf_check_interrupts();
+			work = 0;
+		}
+		(void) stable_add_hash(f, h[i]);
+		work += per;
+	}
+}
+
 double
 stable_fpr_now(const StableFilter *f)
 {
@@ -418,7 +449,10 @@ stable_check(const void *data, size_t len, char *errbuf)
 		if (f->data[b >> 3] & (1u << (b & 7)))
 			return bf_fail(errbuf, BF_ERR_CORRUPT, "stablebloom padding bits are not zero");
 	for (uint64_t i = 0; i < f->cells; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES);
 		count += get_cell(f->data, i, f->cell_bits) != 0;
+	}
 	if (count != f->nonzero)
 		return bf_fail(errbuf, BF_ERR_CORRUPT,
 					   "stablebloom non-zero cell count is %llu, its cells have %llu",

@@ -130,6 +130,8 @@ extern void stable_init(void *buf, size_t size, uint64_t cells, int cell_bits,
 
 /* insert: returns whether the element was (probably) present before */
 extern bool stable_add_hash(StableFilter *f, uint64_t h);
+/* stable_add_hash of h[0 .. n) in order */
+extern void stable_add_hashes(StableFilter *f, const uint64_t *h, size_t n);
 extern bool stable_contains_hash(const StableFilter *f, uint64_t h);
 
 /* the models of the header comment */
