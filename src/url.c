@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bfcore.h"
+
 /* the caller's buffer and how much of it is used */
 typedef struct UrlOut
 {
@@ -21,6 +23,18 @@ typedef struct UrlOut
 	size_t		cap;
 	bool		overflow;
 } UrlOut;
+
+/*
+ * The input is a text of up to 1 GB and every step is linear in it: a
+ * long scan goes a stretch of BF_INTERRUPT_BYTES at a time and checks for
+ * interrupts between stretches (bfcore.h).  A URL of the usual few hundred
+ * bytes is one stretch, and never checks.
+ */
+static inline size_t
+stretch_end(size_t i, size_t end)
+{
+	return end - i > BF_INTERRUPT_BYTES ? i + BF_INTERRUPT_BYTES : end;
+}
 
 /* every write goes through here or put_bytes: nothing past cap */
 static inline void
@@ -119,32 +133,39 @@ completes_escape(const UrlOut *o, unsigned char c)
 static void
 put_normalized(UrlOut *o, const char *s, size_t n, bool lower)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n;)
 	{
-		unsigned char c = (unsigned char) s[i];
+		size_t		lim = stretch_end(i, n);
 
-		if (c == '%' && n - i >= 3)
+		if (i > 0)
+			bf_check_interrupts();
+		for (; i < lim; i++)
 		{
-			int			hi = hex_value((unsigned char) s[i + 1]);
-			int			lo = hex_value((unsigned char) s[i + 2]);
+			unsigned char c = (unsigned char) s[i];
 
-			if (hi >= 0 && lo >= 0)
+			if (c == '%' && n - i >= 3)
 			{
-				unsigned char d = (unsigned char) (hi * 16 + lo);
+				int			hi = hex_value((unsigned char) s[i + 1]);
+				int			lo = hex_value((unsigned char) s[i + 2]);
 
-				if (is_unreserved(d) && !completes_escape(o, d))
-					put(o, lower ? to_lower(d) : (char) d);
-				else
+				if (hi >= 0 && lo >= 0)
 				{
-					put(o, '%');
-					put(o, to_upper((unsigned char) s[i + 1]));
-					put(o, to_upper((unsigned char) s[i + 2]));
+					unsigned char d = (unsigned char) (hi * 16 + lo);
+
+					if (is_unreserved(d) && !completes_escape(o, d))
+						put(o, lower ? to_lower(d) : (char) d);
+					else
+					{
+						put(o, '%');
+						put(o, to_upper((unsigned char) s[i + 1]));
+						put(o, to_upper((unsigned char) s[i + 2]));
+					}
+					i += 2;
+					continue;
 				}
-				i += 2;
-				continue;
 			}
+			put(o, lower ? to_lower(c) : (char) c);
 		}
-		put(o, lower ? to_lower(c) : (char) c);
 	}
 }
 
@@ -157,14 +178,21 @@ scheme_length(const char *s, size_t len)
 {
 	if (len == 0 || !is_alpha((unsigned char) s[0]))
 		return 0;
-	for (size_t i = 1; i < len; i++)
+	for (size_t i = 1; i < len;)
 	{
-		unsigned char c = (unsigned char) s[i];
+		size_t		lim = stretch_end(i, len);
 
-		if (c == ':')
-			return i >= 2 ? i : 0;
-		if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.')
-			return 0;
+		for (; i < lim; i++)
+		{
+			unsigned char c = (unsigned char) s[i];
+
+			if (c == ':')
+				return i >= 2 ? i : 0;
+			if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.')
+				return 0;
+		}
+		if (i < len)
+			bf_check_interrupts();
 	}
 	return 0;
 }
@@ -197,30 +225,37 @@ put_authority(UrlOut *o, const char *s, size_t n, const char *default_port)
 	size_t		port_len;
 
 	/* userinfo: up to the last '@', as browsers read it */
-	for (size_t i = n; i > 0; i--)
+	for (size_t i = n; i > 0 && host == 0;)
 	{
-		if (s[i - 1] == '@')
+		size_t		lim = n - stretch_end(n - i, n);
+
+		for (; i > lim; i--)
 		{
-			put_normalized(o, s, i - 1, false);
-			put(o, '@');
-			host = i;
-			break;
+			if (s[i - 1] == '@')
+			{
+				put_normalized(o, s, i - 1, false);
+				put(o, '@');
+				host = i;
+				break;
+			}
 		}
+		if (i > 0 && host == 0)
+			bf_check_interrupts();
 	}
 
 	/* host: an IP literal in brackets, or up to the first ':' */
 	host_end = host;
 	if (host < n && s[host] == '[')
 	{
-		while (host_end < n && s[host_end] != ']')
-			host_end++;
-		if (host_end < n)
-			host_end++;
+		const char *close = memchr(s + host, ']', n - host);
+
+		host_end = close ? (size_t) (close - s) + 1 : n;
 	}
 	else
 	{
-		while (host_end < n && s[host_end] != ':')
-			host_end++;
+		const char *colon = memchr(s + host, ':', n - host);
+
+		host_end = colon ? (size_t) (colon - s) : n;
 	}
 	put_normalized(o, s + host, host_end - host, true);
 	if (host_end == n)
@@ -233,16 +268,24 @@ put_authority(UrlOut *o, const char *s, size_t n, const char *default_port)
 
 	port = s + host_end + 1;
 	port_len = n - host_end - 1;
-	for (size_t i = 0; i < port_len; i++)
+	for (size_t i = 0; i < port_len;)
 	{
-		if (!is_digit((unsigned char) port[i]))
+		size_t		lim = stretch_end(i, port_len);
+
+		for (; i < lim; i++)
 		{
-			put_bytes(o, s + host_end, n - host_end);
-			return;
+			if (!is_digit((unsigned char) port[i]))
+			{
+				put_bytes(o, s + host_end, n - host_end);
+				return;
+			}
 		}
+		if (i < port_len)
+			bf_check_interrupts();
 	}
-	while (port_len > 1 && port[0] == '0')
+	for (size_t z = 0; port_len > 1 && port[0] == '0'; z++)
 	{
+		bf_check_interrupts_every(z, BF_INTERRUPT_BYTES);
 		port++;
 		port_len--;
 	}
@@ -268,18 +311,24 @@ static void
 put_path(UrlOut *o, const char *s, size_t n)
 {
 	size_t		base = o->len;
-	size_t		i = 0;
+	size_t		i = 0,
+				check_at = BF_INTERRUPT_BYTES;
 
 	while (i < n && !o->overflow)
 	{
-		size_t		j = i + 1;
+		const char *slash = memchr(s + i + 1, '/', n - i - 1);
+		size_t		j = slash ? (size_t) (slash - s) : n;
 		size_t		seg = o->len;
 		size_t		seg_len;
 		const char *w;
 		bool		last;
 
-		while (j < n && s[j] != '/')
-			j++;
+		/* by the input read: segments can be a byte each, or a stretch */
+		if (i >= check_at)
+		{
+			bf_check_interrupts();
+			check_at = i + BF_INTERRUPT_BYTES;
+		}
 		last = (j == n);
 		put(o, '/');
 		put_normalized(o, s + i + 1, j - i - 1, false);
@@ -347,20 +396,32 @@ url_is_normal(const char *src, size_t len)
 	if (slen == 0)
 		return true;			/* not a URL: copied as it is */
 	for (i = 0; i < slen; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES);
 		if (src[i] >= 'A' && src[i] <= 'Z')
 			return false;
+	}
 	i = slen + 1;
 	if (len - i >= 2 && src[i] == '/' && src[i + 1] == '/')
 	{
 		/* a lower-case host alone: no userinfo, port, IP literal or escape */
-		for (i += 2; i < len; i++)
+		for (i += 2; i < len;)
 		{
-			uint8_t		k = host_class[(unsigned char) src[i]];
+			size_t		lim = stretch_end(i, len);
 
-			if (k == HOST_END)
+			for (; i < lim; i++)
+			{
+				uint8_t		k = host_class[(unsigned char) src[i]];
+
+				if (k == HOST_END)
+					break;
+				if (k == HOST_CHANGES)
+					return false;
+			}
+			if (i < lim)
 				break;
-			if (k == HOST_CHANGES)
-				return false;
+			if (i < len)
+				bf_check_interrupts();
 		}
 		/* http(s) with an empty path gets "/" */
 		if ((i == len || src[i] == '?') &&
@@ -375,10 +436,15 @@ url_is_normal(const char *src, size_t len)
 		return true;
 	if (memchr(src + i, '%', len - i) != NULL || memchr(src + i, '#', len - i) != NULL)
 		return false;
-	for (;;)
+	for (size_t check_at = i + BF_INTERRUPT_BYTES;;)
 	{
 		const char *dot = memchr(src + i, '.', len - i);
 
+		if (i >= check_at)
+		{
+			bf_check_interrupts();
+			check_at = i + BF_INTERRUPT_BYTES;
+		}
 		if (dot == NULL)
 			return true;
 		if (dot > src && dot[-1] == '/')
@@ -429,7 +495,10 @@ url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap)
 	}
 
 	for (size_t i = 0; i < slen; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_BYTES);
 		put(&o, to_lower((unsigned char) src[i]));
+	}
 	put(&o, ':');
 	if (scheme_is(src, slen, "http"))
 		default_port = "80";
@@ -446,8 +515,17 @@ url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap)
 		size_t		a = p + 2;
 		size_t		a_end = a;
 
-		while (a_end < end && src[a_end] != '/' && src[a_end] != '?')
-			a_end++;
+		while (a_end < end)
+		{
+			size_t		lim = stretch_end(a_end, end);
+
+			while (a_end < lim && src[a_end] != '/' && src[a_end] != '?')
+				a_end++;
+			if (a_end < lim)
+				break;
+			if (a_end < end)
+				bf_check_interrupts();
+		}
 		has_authority = true;
 		put(&o, '/');
 		put(&o, '/');
@@ -455,9 +533,11 @@ url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap)
 		p = a_end;
 	}
 
-	path_end = p;
-	while (path_end < end && src[path_end] != '?')
-		path_end++;
+	{
+		const char *q = memchr(src + p, '?', end - p);
+
+		path_end = q ? (size_t) (q - src) : end;
+	}
 	if (path_end == p)
 	{
 		if (has_authority && web)

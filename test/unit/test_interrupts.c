@@ -1,7 +1,8 @@
 /*
  * test_interrupts.c
  *		Unit tests of the core's interrupt hook (bfcore.h): every loop whose
- *		length a caller controls calls it about once per chunk of work, a
+ *		length a caller controls (the filters', the keyset's, url_normalize's)
+ *		calls it about once per chunk of work, a
  *		short loop never does, the results are the bytes of a run without
  *		it, and a hook that does not return (the SQL layer's raises an
  *		ERROR, a longjmp) leaves a filter being added to as the elements
@@ -14,6 +15,7 @@
 #include "cuckoo.h"
 #include "keyset.h"
 #include "stable.h"
+#include "url.h"
 
 #include <setjmp.h>
 
@@ -663,6 +665,66 @@ test_keyset_merges(void)
 	free(scratch);
 }
 
+/* ---- url_normalize ---- */
+
+/*
+ * A text of megabytes in every shape the normalization scans: a long
+ * scheme, host, userinfo, port, path of one segment or of many, query,
+ * dots.  Each checks, gives what it gives without the hook; a URL of
+ * ordinary length never checks.
+ */
+static void
+url_case(const char *head, const char *unit, const char *tail, size_t n)
+{
+	size_t		hl = strlen(head),
+				ul = strlen(unit),
+				tl = strlen(tail),
+				len = hl + n * ul + tl;
+	char	   *src = unit_xmalloc(len);
+	char	   *a = unit_xmalloc(URL_NORMALIZED_MAXLEN(len)),
+			   *b = unit_xmalloc(URL_NORMALIZED_MAXLEN(len));
+	size_t		la,
+				lb;
+
+	memcpy(src, head, hl);
+	for (size_t i = 0; i < n; i++)
+		memcpy(src + hl + i * ul, unit, ul);
+	memcpy(src + hl + n * ul, tail, tl);
+	hook_on(0);
+	la = url_normalize(src, len, a, URL_NORMALIZED_MAXLEN(len));
+	CHECK_MSG(hook_off() >= (n * ul) / BF_INTERRUPT_BYTES - 1 && hook_calls >= 1,
+			  "%s%s...%s: %" PRIu64 " calls", head, unit, tail, hook_calls);
+	lb = url_normalize(src, len, b, URL_NORMALIZED_MAXLEN(len));
+	CHECK(la == lb && la != (size_t) -1 && memcmp(a, b, la) == 0);
+	free(src);
+	free(a);
+	free(b);
+}
+
+static void
+test_url_scans(void)
+{
+	size_t		n = BF_INTERRUPT_BYTES + BF_INTERRUPT_BYTES / 2;
+	char		out[256];
+	const char *plain = "http://Example.COM:0080/a/./b/../%7e%41?q=%2f#f";
+
+	url_case("h", "t", "p://x/", n);	/* scheme */
+	url_case("http://", "a", "/", n);	/* host, normal */
+	url_case("http://", "a", "A/", n);	/* host, lower-cased */
+	url_case("http://", "u", "@h/", n);	/* userinfo */
+	url_case("http://h:", "0", "8/", n);	/* port */
+	url_case("http://h:8", "1", "/", n);	/* port digits */
+	url_case("http://h/", "b", "%41", n);	/* one segment */
+	url_case("http://h/", "b/", "%41", n / 2);	/* many segments */
+	url_case("http://h/", "b/../", "x", n / 5);	/* dot segments */
+	url_case("http://h/", "a.", "b", n / 2);	/* dots, normal */
+	url_case("http://h/p?", "%2f", "", n / 3);	/* query */
+
+	hook_on(0);
+	CHECK(url_normalize(plain, strlen(plain), out, sizeof(out)) != (size_t) -1);
+	CHECK(hook_off() == 0);
+}
+
 int
 main(void)
 {
@@ -679,5 +741,6 @@ main(void)
 	RUN(test_stable_add_interrupted);
 	RUN(test_stable_value_passes);
 	RUN(test_keyset_merges);
+	RUN(test_url_scans);
 	UNIT_DONE();
 }
