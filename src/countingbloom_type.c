@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "counting.h"
@@ -208,8 +209,12 @@ counting_bloom_remove_array(PG_FUNCTION_ARGS)
 	bool		removed = false;
 
 	for (int i = 0; i < n; i++)
+	{
+		if ((i & (BF_INTERRUPT_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (counting_remove_hash(f, hashes[i]) == COUNTING_OK)
 			removed = true;
+	}
 	pfree(hashes);
 	if (!removed)
 	{

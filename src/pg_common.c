@@ -12,6 +12,7 @@
 #include "access/tableam.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "nodes/primnodes.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
@@ -27,9 +28,20 @@ PGBF_MODULE_MAGIC;
 
 void		_PG_init(void);
 
+/*
+ * The core's long loops call this between chunks of work (bfcore.h), so
+ * that a cancel, a statement timeout or a terminate ends them there.
+ */
+static void
+pgbf_check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
 void
 _PG_init(void)
 {
+	bf_interrupt_hook = pgbf_check_interrupts;
 	pgbf_scan_init();
 }
 
@@ -451,6 +463,8 @@ hash_array_stream(struct varlena *raw, Size size, uint64 seed, uint64 **hashes,
 		const char *p;
 		Size		len;
 
+		if ((i & (BF_INTERRUPT_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (bitmap && !(bitmap[i / 8] & (1 << (i % 8))))
 			continue;
 		if (typlen > 0)
@@ -546,8 +560,11 @@ hash_array_elements(ArrayType *arr, uint64 seed, uint64 **hashes)
 	for (int i = 0; i < n; i++)
 	{
 		bool		isnull;
-		Datum		d = pgbf_array_iter_next(&it, &isnull, i, typlen, typbyval, typalign);
+		Datum		d;
 
+		if ((i & (BF_INTERRUPT_CHUNK - 1)) == 0)
+			CHECK_FOR_INTERRUPTS();
+		d = pgbf_array_iter_next(&it, &isnull, i, typlen, typbyval, typalign);
 		if (!isnull)
 			out[count++] = pgbf_hash_datum(d, kind, seed);
 	}
@@ -867,6 +884,14 @@ pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn de
 		}
 		e->size -= e->aux_bytes;
 		cache->bytes -= e->aux_bytes;
+
+		/*
+		 * derive may not return (its loops answer interrupts): until it
+		 * does, the entry and the inline path's copy have no aux
+		 */
+		e->aux_bytes = 0;
+		e->derive = NULL;
+		cache_set_last(cache, e);
 		if (bytes > 0)
 			e->aux = derive(value, fcinfo->flinfo->fn_mcxt);
 		e->derive = derive;

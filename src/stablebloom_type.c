@@ -96,8 +96,7 @@ stable_bloom_add_array(PG_FUNCTION_ARGS)
 	uint64	   *hashes;
 	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
-	for (int i = 0; i < n; i++)
-		stable_add_hash(f, hashes[i]);
+	stable_add_hashes(f, hashes, (size_t) n);
 	pfree(hashes);
 	PG_RETURN_POINTER(f);
 }
