@@ -22,6 +22,34 @@
 
 BfInterruptHook bf_interrupt_hook = NULL;
 
+void
+bf_zero(void *p, size_t n)
+{
+	char	   *c = (char *) p;
+
+	for (; n > BF_INTERRUPT_BYTES; c += BF_INTERRUPT_BYTES, n -= BF_INTERRUPT_BYTES)
+	{
+		memset(c, 0, BF_INTERRUPT_BYTES);
+		bf_check_interrupts();
+	}
+	memset(c, 0, n);
+}
+
+void
+bf_copy(void *dst, const void *src, size_t n)
+{
+	char	   *d = (char *) dst;
+	const char *s = (const char *) src;
+
+	for (; n > BF_INTERRUPT_BYTES; d += BF_INTERRUPT_BYTES, s += BF_INTERRUPT_BYTES,
+		 n -= BF_INTERRUPT_BYTES)
+	{
+		memcpy(d, s, BF_INTERRUPT_BYTES);
+		bf_check_interrupts();
+	}
+	memcpy(d, s, n);
+}
+
 BfStatus
 bf_fail(char *errbuf, BfStatus status, const char *fmt,...)
 {

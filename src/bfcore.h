@@ -115,6 +115,15 @@ bf_check_interrupts_every(uint64_t i, uint64_t every)
 		bf_check_interrupts();
 }
 
+/*
+ * memset(p, 0, n) and memcpy(dst, src, n) for values of up to 1 GB, a
+ * stretch of BF_INTERRUPT_BYTES at a time with interrupt checks between:
+ * they write a new value's pages for the first time, and faulting in a
+ * gigabyte of them takes seconds.
+ */
+extern void bf_zero(void *p, size_t n);
+extern void bf_copy(void *dst, const void *src, size_t n);
+
 /* the first chunk of what is left: at most BF_INTERRUPT_CHUNK */
 static inline size_t
 bf_chunk(size_t left)

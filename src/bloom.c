@@ -184,7 +184,7 @@ bloom_init(void *buf, size_t size, uint64_t capacity, double fpr, int layout,
 
 	/* the caller sized buf with bloom_new_size, so this cannot fail */
 	(void) bloom_geometry(layout, capacity, r0, &g, NULL);
-	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_BLOOM, seed);
 	if (layout == BLOOM_LAYOUT_STANDARD)
 		f->hdr.version = BLOOM_FORMAT_COUNTER;
@@ -242,14 +242,14 @@ bloom_grow_into(const BloomFilter *f, void *buf, size_t size)
 	BloomGeometry g;
 	double		r = stage_fpr(f->fpr, true, n);
 
-	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	memcpy((char *) buf + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
 		   sizeof(BloomFilter) - sizeof(uint32_t));
 	for (int i = 0; i < n; i++)
 	{
 		nf->stages[i] = f->stages[i];
 		nf->stages[i].offset = off;
-		memcpy((char *) buf + off, bloom_stage_bits_const(f, i), f->stages[i].nbits / 8);
+		bf_copy((char *) buf + off, bloom_stage_bits_const(f, i), f->stages[i].nbits / 8);
 		off += bf_align64(f->stages[i].nbits / 8);
 	}
 	(void) stage_capacity(f->capacity, n, &cap);
@@ -1110,7 +1110,7 @@ bloom_finish_unchecked(BloomFilter *f)
 		s->bits_set = bf_popcount_bytes(bits, s->nbits / 8);
 		return true;
 	}
-	memset(bits, 0, s->nbits / 8);
+	bf_zero(bits, s->nbits / 8);
 	s->rate_units = 0;
 	s->bits_set = 0;
 	return false;

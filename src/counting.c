@@ -86,7 +86,7 @@ counting_init(void *buf, size_t size, uint64_t capacity, double fpr, uint64_t se
 	uint32_t	k = 1;
 
 	(void) counting_geometry(capacity, fpr, &nblocks, &k, NULL);
-	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_COUNTING, seed);
 	f->layout = COUNTING_LAYOUT_BLOCKED;
 	f->counter_bits = COUNTING_COUNTER_BITS;

@@ -157,7 +157,7 @@ cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 	CuckooFilter *f = (CuckooFilter *) buf;
 
 	/* the caller sized buf with cuckoo_new_size, so this cannot fail */
-	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_CUCKOO, seed);
 	f->ntables = 1;
 	f->fpr = fpr;
@@ -254,7 +254,7 @@ cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
 				sh = 0;
 
 	(void) next_table(f, &m, &sh, &b);
-	memset((char *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	memcpy((char *) buf + sizeof(uint32_t), (const char *) f + sizeof(uint32_t),
 		   sizeof(CuckooFilter) - sizeof(uint32_t));
 	for (int i = 0; i < n; i++)
@@ -263,7 +263,7 @@ cuckoo_grow_into(const CuckooFilter *f, void *buf, size_t size)
 
 		nf->tables[i] = f->tables[i];
 		nf->tables[i].offset = off;
-		memcpy((char *) buf + off, (const char *) f + f->tables[i].offset, bytes);
+		bf_copy((char *) buf + off, (const char *) f + f->tables[i].offset, bytes);
 		off += bytes;
 	}
 	fill_table(&nf->tables[n], off, m, sh, b);

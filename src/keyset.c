@@ -333,7 +333,7 @@ merge_unique(const uint64_t *a, uint64_t na, const uint64_t *b, uint64_t nb,
 			j += y <= x;
 		}
 	}
-	memcpy(out + k, a + i, (na - i) * sizeof(uint64_t));
+	bf_copy(out + k, a + i, (na - i) * sizeof(uint64_t));
 	k += na - i;
 	/* b may sit in out itself, at or after where its rest goes */
 	if (out + k != b + j)

@@ -278,7 +278,7 @@ stable_init(void *buf, size_t size, uint64_t cells, int cell_bits, double fpr,
 {
 	StableFilter *f = (StableFilter *) buf;
 
-	memset((uint8_t *) buf + sizeof(uint32_t), 0, size - sizeof(uint32_t));
+	bf_zero((uint8_t *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_STABLE, seed);
 	f->cells = cells;
 	f->cell_bits = (uint8_t) cell_bits;

@@ -665,6 +665,85 @@ test_keyset_merges(void)
 	free(scratch);
 }
 
+/* ---- new and grown values ---- */
+
+/*
+ * A new value is zeroed, a grown one copied, the first write to its
+ * pages: by stretches, for each type, on values of over 8 MB.
+ */
+static void
+test_new_and_grown_values(void)
+{
+	size_t		size,
+				gsize;
+	void	   *buf;
+	uint64_t	calls;
+
+	if (bloom_new_size(7000000, 0.01, BLOOM_LAYOUT_BLOCKED, true, &size, NULL) != BF_OK)
+		exit(2);
+	buf = unit_xmalloc(size);
+	hook_on(0);
+	bloom_init(buf, size, 7000000, 0.01, BLOOM_LAYOUT_BLOCKED, true, BF_DEFAULT_SEED);
+	CHECK_MSG((calls = hook_off()) >= size / BF_INTERRUPT_BYTES - 1 && calls >= 1,
+			  "bloom_init: %" PRIu64 " calls for %zu bytes", calls, size);
+	unit_set_varsize(buf, size);
+	{
+		void	   *g;
+
+		CHECK(bloom_grown_size(buf, &gsize, NULL) == BF_OK);
+		g = unit_xmalloc(gsize);
+		hook_on(0);
+		bloom_grow_into(buf, g, gsize);
+		CHECK_MSG(hook_off() >= gsize / BF_INTERRUPT_BYTES - 2, "bloom_grow_into: %" PRIu64 " calls",
+				  hook_calls);
+		unit_set_varsize(g, gsize);
+		CHECK(bloom_check(g, gsize, NULL) == BF_OK);
+		free(g);
+	}
+	free(buf);
+
+	if (counting_new_size(2000000, 0.01, &size, NULL) != BF_OK)
+		exit(2);
+	buf = unit_xmalloc(size);
+	hook_on(0);
+	counting_init(buf, size, 2000000, 0.01, BF_DEFAULT_SEED);
+	CHECK_MSG(hook_off() >= 1, "counting_init: %" PRIu64 " calls", hook_calls);
+	free(buf);
+
+	if (cuckoo_new_size(cuckoo_buckets_for(6000000), 0.01, &size, NULL) != BF_OK)
+		exit(2);
+	buf = unit_xmalloc(size);
+	hook_on(0);
+	cuckoo_init(buf, size, cuckoo_buckets_for(6000000), 6000000, 0.01, BF_DEFAULT_SEED);
+	CHECK_MSG(hook_off() >= 1, "cuckoo_init: %" PRIu64 " calls", hook_calls);
+	unit_set_varsize(buf, size);
+	{
+		void	   *g;
+
+		CHECK(cuckoo_grown_size(buf, &gsize, NULL) == BF_OK);
+		g = unit_xmalloc(gsize);
+		hook_on(0);
+		cuckoo_grow_into(buf, g, gsize);
+		CHECK_MSG(hook_off() >= gsize / BF_INTERRUPT_BYTES - 2, "cuckoo_grow_into: %" PRIu64 " calls",
+				  hook_calls);
+		CHECK(cuckoo_check(g, gsize, NULL) == BF_OK);
+		free(g);
+	}
+	free(buf);
+
+	{
+		StableParams p;
+
+		CHECK(stable_choose(80000000, 0.01, 1, &p, NULL) == BF_OK);
+		size = stable_size(80000000, 1);
+		buf = unit_xmalloc(size);
+		hook_on(0);
+		stable_init(buf, size, 80000000, 1, 0.01, &p, BF_DEFAULT_SEED);
+		CHECK_MSG(hook_off() >= 1, "stable_init: %" PRIu64 " calls", hook_calls);
+		free(buf);
+	}
+}
+
 /* ---- url_normalize ---- */
 
 /*
@@ -741,6 +820,7 @@ main(void)
 	RUN(test_stable_add_interrupted);
 	RUN(test_stable_value_passes);
 	RUN(test_keyset_merges);
+	RUN(test_new_and_grown_values);
 	RUN(test_url_scans);
 	UNIT_DONE();
 }
