@@ -361,19 +361,29 @@ bf_base64_encoded_len(size_t len)
 	return (len + 2) / 3 * 4;
 }
 
+/* the text form of a value of up to 1 GB: whole groups a stretch at a time */
+#define B64_STRETCH	(BF_INTERRUPT_BYTES / 4 * 3)
+
 void
 bf_base64_encode(const uint8_t *src, size_t len, char *dst)
 {
 	size_t		i = 0;
 
-	for (; i + 3 <= len; i += 3)
+	while (len - i >= 3)
 	{
-		uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
+		size_t		end = len - i > B64_STRETCH ? i + B64_STRETCH : len;
 
-		*dst++ = b64_alphabet[(v >> 18) & 63];
-		*dst++ = b64_alphabet[(v >> 12) & 63];
-		*dst++ = b64_alphabet[(v >> 6) & 63];
-		*dst++ = b64_alphabet[v & 63];
+		if (i > 0)
+			bf_check_interrupts();
+		for (; i + 3 <= end; i += 3)
+		{
+			uint32_t	v = ((uint32_t) src[i] << 16) | ((uint32_t) src[i + 1] << 8) | src[i + 2];
+
+			*dst++ = b64_alphabet[(v >> 18) & 63];
+			*dst++ = b64_alphabet[(v >> 12) & 63];
+			*dst++ = b64_alphabet[(v >> 6) & 63];
+			*dst++ = b64_alphabet[v & 63];
+		}
 	}
 	if (len - i == 1)
 	{
@@ -420,6 +430,7 @@ b64_value(char c)
 /*
  * Strict decoder: length a multiple of 4, padding only at the end, unused
  * bits of the last group zero.  So every value has exactly one text form.
+ * A stretch at a time, as the encoder.
  */
 size_t
 bf_base64_decode(const char *src, size_t len, uint8_t *dst)
@@ -428,41 +439,48 @@ bf_base64_decode(const char *src, size_t len, uint8_t *dst)
 
 	if (len % 4 != 0)
 		return (size_t) -1;
-	for (size_t i = 0; i < len; i += 4)
+	for (size_t i = 0; i < len;)
 	{
-		int			v[4];
-		int			pad = 0;
-		bool		last = (i + 4 == len);
+		size_t		end = len - i > BF_INTERRUPT_BYTES ? i + BF_INTERRUPT_BYTES : len;
 
-		for (int j = 0; j < 4; j++)
+		if (i > 0)
+			bf_check_interrupts();
+		for (; i < end; i += 4)
 		{
-			char		c = src[i + j];
+			int			v[4];
+			int			pad = 0;
+			bool		last = (i + 4 == len);
 
-			if (c == '=' && last && j >= 2)
+			for (int j = 0; j < 4; j++)
 			{
-				v[j] = 0;
-				pad++;
-				continue;
-			}
-			if (pad > 0)
-				return (size_t) -1;	/* data after padding */
-			v[j] = b64_value(c);
-			if (v[j] < 0)
-				return (size_t) -1;
-		}
-		if (pad == 2 && (v[1] & 15) != 0)
-			return (size_t) -1;
-		if (pad == 1 && (v[2] & 3) != 0)
-			return (size_t) -1;
-		{
-			uint32_t	w = ((uint32_t) v[0] << 18) | ((uint32_t) v[1] << 12) |
-				((uint32_t) v[2] << 6) | (uint32_t) v[3];
+				char		c = src[i + j];
 
-			dst[out++] = (uint8_t) (w >> 16);
-			if (pad < 2)
-				dst[out++] = (uint8_t) (w >> 8);
-			if (pad < 1)
-				dst[out++] = (uint8_t) w;
+				if (c == '=' && last && j >= 2)
+				{
+					v[j] = 0;
+					pad++;
+					continue;
+				}
+				if (pad > 0)
+					return (size_t) -1;	/* data after padding */
+				v[j] = b64_value(c);
+				if (v[j] < 0)
+					return (size_t) -1;
+			}
+			if (pad == 2 && (v[1] & 15) != 0)
+				return (size_t) -1;
+			if (pad == 1 && (v[2] & 3) != 0)
+				return (size_t) -1;
+			{
+				uint32_t	w = ((uint32_t) v[0] << 18) | ((uint32_t) v[1] << 12) |
+					((uint32_t) v[2] << 6) | (uint32_t) v[3];
+
+				dst[out++] = (uint8_t) (w >> 16);
+				if (pad < 2)
+					dst[out++] = (uint8_t) (w >> 8);
+				if (pad < 1)
+					dst[out++] = (uint8_t) w;
+			}
 		}
 	}
 	return out;

@@ -744,6 +744,32 @@ test_new_and_grown_values(void)
 	}
 }
 
+/* the text form of a value of megabytes, both ways */
+static void
+test_base64(void)
+{
+	size_t		n = 3 * BF_INTERRUPT_BYTES + 2;
+	uint8_t    *src = (uint8_t *) random_hashes(n / 8 + 1, 15);
+	size_t		tl = bf_base64_encoded_len(n);
+	char	   *a = unit_xmalloc(tl),
+			   *b = unit_xmalloc(tl);
+	uint8_t    *back = unit_xmalloc(bf_base64_decoded_maxlen(tl));
+
+	hook_on(0);
+	bf_base64_encode(src, n, a);
+	CHECK_MSG(hook_off() >= 2, "encode: %" PRIu64 " calls", hook_calls);
+	bf_base64_encode(src, n, b);
+	CHECK(memcmp(a, b, tl) == 0);
+	hook_on(0);
+	CHECK(bf_base64_decode(a, tl, back) == n);
+	CHECK_MSG(hook_off() >= 2, "decode: %" PRIu64 " calls", hook_calls);
+	CHECK(memcmp(back, src, n) == 0);
+	free(src);
+	free(a);
+	free(b);
+	free(back);
+}
+
 /* ---- url_normalize ---- */
 
 /*
@@ -821,6 +847,7 @@ main(void)
 	RUN(test_stable_value_passes);
 	RUN(test_keyset_merges);
 	RUN(test_new_and_grown_values);
+	RUN(test_base64);
 	RUN(test_url_scans);
 	UNIT_DONE();
 }
