@@ -171,7 +171,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 		struct varlena *v = pgbf_state_flat(PG_GETARG_DATUM(0));
 		struct varlena *copy = palloc(VARSIZE(v));
 
-		memcpy(copy, v, VARSIZE(v));
+		bf_copy(copy, v, VARSIZE(v));
 		PG_RETURN_POINTER(copy);
 	}
 	if (pgbf_agg_const_arg(fcinfo, 1, &d))

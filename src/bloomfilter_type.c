@@ -247,7 +247,7 @@ pgbf_bloom_union(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool i
 		const BloomFilter *t = b;
 
 		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(t));
-		memcpy(dst, t, VARSIZE(t));
+		bf_copy(dst, t, VARSIZE(t));
 		b = a;
 	}
 	else if (in_place)
@@ -255,7 +255,7 @@ pgbf_bloom_union(BloomFilter *a, const BloomFilter *b, MemoryContext cxt, bool i
 	else
 	{
 		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(a));
-		memcpy(dst, a, VARSIZE(a));
+		bf_copy(dst, a, VARSIZE(a));
 	}
 	st = bloom_union_into(dst, b, errbuf);
 	if (st != BF_OK)
@@ -285,7 +285,7 @@ pgbf_bloom_intersection(BloomFilter *a, const BloomFilter *b, MemoryContext cxt,
 	if (!in_place)
 	{
 		dst = pgbf_alloc_value_uninit(cxt, VARSIZE(a));
-		memcpy(dst, a, VARSIZE(a));
+		bf_copy(dst, a, VARSIZE(a));
 	}
 	bloom_intersect_into(dst, b);
 	return dst;

@@ -210,7 +210,7 @@ pgbf_validate_bytes(const char *bytes, size_t len, PgbfChecker check,
 		pgbf_report_corrupt(src, type_name, "value is larger than 1 GB");
 	v = (struct varlena *) palloc(len + VARHDRSZ);
 	SET_VARSIZE(v, len + VARHDRSZ);
-	memcpy(VARDATA(v), bytes, len);
+	bf_copy(VARDATA(v), bytes, len);
 	if (check(v, len + VARHDRSZ, errbuf) != BF_OK)
 		pgbf_report_corrupt(src, type_name, errbuf);
 	return v;
@@ -826,7 +826,7 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 		toast_fetch_into(raw, (struct varlena *) TYPEALIGN(PGBF_VALUE_ALIGN, alloc), size);
 	else
 	{
-		memcpy((void *) TYPEALIGN(PGBF_VALUE_ALIGN, alloc), detoasted, size);
+		bf_copy((void *) TYPEALIGN(PGBF_VALUE_ALIGN, alloc), detoasted, size);
 		if ((Pointer) detoasted != (Pointer) raw)
 			pfree(detoasted);
 	}
@@ -922,7 +922,7 @@ pending_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_
 	PgbfPending *p = (PgbfPending *) eohptr;
 
 	Assert(p->npending == 0 && allocated_size == VARSIZE(p->flat));
-	memcpy(result, p->flat, allocated_size);
+	bf_copy(result, p->flat, allocated_size);
 }
 
 const ExpandedObjectMethods pgbf_pending_methods = {
@@ -1110,7 +1110,7 @@ pgbf_pending_copy_flat(PgbfPending *p, const struct varlena *v)
 	void	   *alloc;
 	struct varlena *copy = pgbf_alloc_value_aligned(p->hdr.eoh_context, VARSIZE(v), &alloc);
 
-	memcpy(copy, v, VARSIZE(v));
+	bf_copy(copy, v, VARSIZE(v));
 	pgbf_pending_set_flat(p, copy, alloc);
 }
 

@@ -233,7 +233,7 @@ agg_state(FunctionCallInfo fcinfo)
 					 errmsg("start filter must not be NULL")));
 		start = PG_DETOAST_DATUM(PG_GETARG_DATUM(2));
 		f = pgbf_alloc_value_uninit(CurrentMemoryContext, VARSIZE(start));
-		memcpy(f, start, VARSIZE(start));
+		bf_copy(f, start, VARSIZE(start));
 		f->hdr.flags = 0;
 		return f;
 	}
