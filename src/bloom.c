@@ -727,7 +727,7 @@ std_contains_many(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 	}
 }
 
-static void
+static __attribute__((noinline)) void
 contains_many(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 {
 	if (f->layout == BLOOM_LAYOUT_STANDARD)
@@ -773,12 +773,13 @@ contains_many(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 void
 bloom_contains_hashes(const BloomFilter *f, const uint64_t *h, size_t n, bool *out)
 {
-	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	for (; n > BF_INTERRUPT_CHUNK; h += BF_INTERRUPT_CHUNK, out += BF_INTERRUPT_CHUNK,
+		 n -= BF_INTERRUPT_CHUNK)
 	{
-		if (done > 0)
-			bf_check_interrupts();
-		contains_many(f, h + done, bf_chunk(n - done), out + done);
+		contains_many(f, h, BF_INTERRUPT_CHUNK, out);
+		bf_check_interrupts();
 	}
+	contains_many(f, h, n, out);
 }
 
 /*

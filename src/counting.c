@@ -542,7 +542,7 @@ counting_contains_hash(const CountingBloom *f, uint64_t h)
 	return probe_all_nonzero(block_of(f, h), h, f->nhashes);
 }
 
-static void
+static __attribute__((noinline)) void
 contains_many(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
 {
 #define PREFETCH(i) prefetch_block(f, h[i])
@@ -555,12 +555,13 @@ contains_many(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
 void
 counting_contains_hashes(const CountingBloom *f, const uint64_t *h, size_t n, bool *out)
 {
-	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	for (; n > BF_INTERRUPT_CHUNK; h += BF_INTERRUPT_CHUNK, out += BF_INTERRUPT_CHUNK,
+		 n -= BF_INTERRUPT_CHUNK)
 	{
-		if (done > 0)
-			bf_check_interrupts();
-		contains_many(f, h + done, bf_chunk(n - done), out + done);
+		contains_many(f, h, BF_INTERRUPT_CHUNK, out);
+		bf_check_interrupts();
 	}
+	contains_many(f, h, n, out);
 }
 
 /*
@@ -1434,7 +1435,7 @@ counting_occupancy_of(const CountingBloom *p)
 	return (const uint64_t *) PACKED_OCC(p);
 }
 
-static void
+static __attribute__((noinline)) void
 occupancy_contains_many(const CountingBloom *f, const uint64_t *occ, const uint64_t *h,
 						size_t n, bool *out)
 {
@@ -1450,12 +1451,13 @@ void
 counting_occupancy_contains_hashes(const CountingBloom *f, const uint64_t *occ,
 								   const uint64_t *h, size_t n, bool *out)
 {
-	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	for (; n > BF_INTERRUPT_CHUNK; h += BF_INTERRUPT_CHUNK, out += BF_INTERRUPT_CHUNK,
+		 n -= BF_INTERRUPT_CHUNK)
 	{
-		if (done > 0)
-			bf_check_interrupts();
-		occupancy_contains_many(f, occ, h + done, bf_chunk(n - done), out + done);
+		occupancy_contains_many(f, occ, h, BF_INTERRUPT_CHUNK, out);
+		bf_check_interrupts();
 	}
+	occupancy_contains_many(f, occ, h, n, out);
 }
 
 /*

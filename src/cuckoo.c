@@ -1154,7 +1154,7 @@ prefetch_contains(const CuckooFilter *f, uint64_t h)
 	}
 }
 
-static void
+static __attribute__((noinline)) void
 contains_many(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
 {
 #define PREFETCH(i) prefetch_contains(f, h[i])
@@ -1168,12 +1168,13 @@ contains_many(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
 void
 cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool *out)
 {
-	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	for (; n > BF_INTERRUPT_CHUNK; h += BF_INTERRUPT_CHUNK, out += BF_INTERRUPT_CHUNK,
+		 n -= BF_INTERRUPT_CHUNK)
 	{
-		if (done > 0)
-			bf_check_interrupts();
-		contains_many(f, h + done, bf_chunk(n - done), out + done);
+		contains_many(f, h, BF_INTERRUPT_CHUNK, out);
+		bf_check_interrupts();
 	}
+	contains_many(f, h, n, out);
 }
 
 /*
@@ -1185,7 +1186,7 @@ cuckoo_contains_hashes(const CuckooFilter *f, const uint64_t *h, size_t n, bool 
  */
 #define CUCKOO_BATCH 64
 
-static void
+static __attribute__((noinline)) void
 contains_many_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
 				  size_t n, bool *out)
 {
@@ -1234,12 +1235,13 @@ void
 cuckoo_contains_hashes_alt(const CuckooFilter *f, const uint32_t *alt, const uint64_t *h,
 						   size_t n, bool *out)
 {
-	for (size_t done = 0; done < n; done += BF_INTERRUPT_CHUNK)
+	for (; n > BF_INTERRUPT_CHUNK; h += BF_INTERRUPT_CHUNK, out += BF_INTERRUPT_CHUNK,
+		 n -= BF_INTERRUPT_CHUNK)
 	{
-		if (done > 0)
-			bf_check_interrupts();
-		contains_many_alt(f, alt, h + done, bf_chunk(n - done), out + done);
+		contains_many_alt(f, alt, h, BF_INTERRUPT_CHUNK, out);
+		bf_check_interrupts();
 	}
+	contains_many_alt(f, alt, h, n, out);
 }
 
 /* a slot of t was freed: the victim, if it has a bucket with room, moves in */
