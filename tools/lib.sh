@@ -3,6 +3,8 @@
 
 PG_MAJOR=${PG_MAJOR:-15}
 TEST_USER=${BLOOMFILTER_TEST_USER:-bftest}
+# what tools/pg-build.sh needs to build a PostgreSQL from source
+PG_BUILD_DEPS="bison flex libreadline-dev zlib1g-dev xz-utils"
 
 log() { printf '==> %s\n' "$*" >&2; }
 

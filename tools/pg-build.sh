@@ -31,7 +31,7 @@ if [ -f "$prefix/.bloomfilter-stamp" ] && [ "$(cat "$prefix/.bloomfilter-stamp")
 	exit 0
 fi
 
-EXTRA_DEPS="bison flex libreadline-dev zlib1g-dev xz-utils" ensure_deps >/dev/null
+EXTRA_DEPS="$PG_BUILD_DEPS" ensure_deps >/dev/null
 log "building PostgreSQL $major from $(basename "$tarball") into $prefix (once; cached)"
 work=$(mktemp -d /tmp/bloomfilter-pgbuild.XXXXXX)
 trap 'rm -rf "$work"' EXIT
