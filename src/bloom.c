@@ -1437,3 +1437,118 @@ bloom_max_capacity(double fpr, int layout, bool scalable)
 	}
 	return lo;
 }
+
+/* ---- stages kept in pages (the bloomfilter index access method) ---- */
+
+BfStatus
+bloom_paged_stage(uint64_t capacity, double fpr, bool scalable, int i,
+				  BloomStage *s, char *errbuf)
+{
+	uint64_t	cap;
+	double		r = stage_fpr(fpr, scalable, i);
+	BloomGeometry g;
+	BfStatus	st;
+
+	if (i >= BLOOM_MAX_STAGES || !stage_capacity(capacity, scalable ? i : 0, &cap))
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "scalable filter cannot grow past %d stages", i);
+	st = bf_cells_geometry(BLOOM_BLOCK_BITS, BLOOM_BLOCK_BITS, BLOOM_PAGED_MAX_BLOCKS,
+						   cap, r, 0, &g.nbits, &g.nhashes, errbuf);
+	if (st != BF_OK)
+		return st;
+	g.fill_limit = g.nbits;
+	fill_stage(s, 0, cap, r, &g);
+	return BF_OK;
+}
+
+bool
+bloom_block_contains(const uint64_t *w, uint64_t h, uint32_t k)
+{
+	return block_contains(w, h, k);
+}
+
+int
+bloom_block_preview(const uint64_t *w, uint64_t h, const BloomStage *s, uint64_t *delta)
+{
+	uint64_t	m[8] = {0};
+	int			before = 0,
+				after = 0;
+	const uint64_t *t;
+
+	block_set_bits(m, h, s->nhashes);
+	for (int wi = 0; wi < 8; wi++)
+	{
+		before += __builtin_popcountll(w[wi]);
+		after += __builtin_popcountll(w[wi] | m[wi]);
+	}
+	*delta = 0;
+	if (after == before)
+		return 0;
+	t = rate_table(s);
+	*delta = t[after] - t[before];
+	return after - before;
+}
+
+void
+bloom_block_set(uint64_t *w, uint64_t h, uint32_t k)
+{
+	block_set_bits(w, h, k);
+}
+
+uint64_t
+bloom_block_units(const uint64_t *w, const BloomStage *s)
+{
+	return rate_table(s)[block_popcount(w)];
+}
+
+BfStatus
+bloom_paged_value_size(const BloomStage *stages, int nstages, size_t *size, char *errbuf)
+{
+	uint64_t	total = header_size(nstages);
+
+	for (int i = 0; i < nstages; i++)
+		total += i < nstages - 1 ? bf_align64(stages[i].nbits / 8) : stages[i].nbits / 8;
+	if (total > BF_MAX_VALUE_BYTES)
+		return bf_fail(errbuf, BF_ERR_TOO_LARGE,
+					   "a filter of %llu bytes does not fit in one bloomfilter value (at most 1 GB)",
+					   (unsigned long long) total);
+	*size = (size_t) total;
+	return BF_OK;
+}
+
+void
+bloom_paged_value_init(void *buf, size_t size, uint64_t capacity, double fpr,
+					   bool scalable, const BloomStage *stages, int nstages,
+					   uint64_t seed)
+{
+	BloomFilter *f = (BloomFilter *) buf;
+	uint64_t	off = header_size(nstages);
+
+	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
+	bf_init_header(buf, BF_KIND_BLOOM, seed);
+	f->layout = BLOOM_LAYOUT_BLOCKED;
+	f->scalable = scalable ? 1 : 0;
+	f->nstages = (uint16_t) nstages;
+	f->fpr = fpr;
+	f->capacity = capacity;
+	for (int i = 0; i < nstages; i++)
+	{
+		f->stages[i] = stages[i];
+		f->stages[i].offset = off;
+		f->stages[i].bits_set = 0;
+		f->stages[i].rate_units = 0;
+		off += bf_align64(stages[i].nbits / 8);
+	}
+}
+
+void
+bloom_recount(BloomFilter *f)
+{
+	for (int i = 0; i < f->nstages; i++)
+	{
+		BloomStage *s = &f->stages[i];
+
+		s->bits_set = bf_popcount_bytes(bloom_stage_bits(f, i), s->nbits / 8);
+		s->rate_units = f->layout == BLOOM_LAYOUT_BLOCKED ? stage_rate_units(f, i) : 0;
+	}
+}

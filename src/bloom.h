@@ -216,4 +216,39 @@ bloom_stage_bits_const(const BloomFilter *f, int i)
 	return (const uint8_t *) f + f->stages[i].offset;
 }
 
+/*
+ * Stages kept in pages (the bloomfilter index access method): blocked
+ * stages of the same geometry, hashing and rate accounting as a value's,
+ * but with each 64-byte block wherever the caller keeps it, and no 1 GB
+ * bound (bf_range32 picks the block, so at most 2^32 blocks a stage).
+ * bloom_paged_stage gives stage i's descriptor (offset 0, nothing set);
+ * for a stage under 1 GB it is the stage a value of the same parameters
+ * would have.  bloom_block_preview says how many new bits adding h to
+ * block w would set and how many rate_units the block would gain, without
+ * changing it; bloom_block_set sets them.  bloom_paged_value_* make a
+ * value of such stages (a snapshot): init lays it out with every bit
+ * clear, the caller copies the blocks in, bloom_recount counts them.
+ */
+#define BLOOM_PAGED_MAX_BLOCKS	((uint64_t) UINT32_MAX)
+
+static inline uint64_t
+bloom_block_index(uint64_t h, uint64_t nblocks)
+{
+	return bf_range32((uint32_t) (h >> 32), (uint32_t) nblocks);
+}
+
+extern BfStatus bloom_paged_stage(uint64_t capacity, double fpr, bool scalable, int i,
+								  BloomStage *s, char *errbuf);
+extern bool bloom_block_contains(const uint64_t *w, uint64_t h, uint32_t k);
+extern int	bloom_block_preview(const uint64_t *w, uint64_t h, const BloomStage *s,
+								uint64_t *delta);
+extern void bloom_block_set(uint64_t *w, uint64_t h, uint32_t k);
+extern uint64_t bloom_block_units(const uint64_t *w, const BloomStage *s);
+extern BfStatus bloom_paged_value_size(const BloomStage *stages, int nstages,
+									   size_t *size, char *errbuf);
+extern void bloom_paged_value_init(void *buf, size_t size, uint64_t capacity, double fpr,
+								   bool scalable, const BloomStage *stages, int nstages,
+								   uint64_t seed);
+extern void bloom_recount(BloomFilter *f);
+
 #endif							/* BLOOM_H */

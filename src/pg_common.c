@@ -21,6 +21,7 @@
 #include "utils/memutils.h"
 #include "utils/uuid.h"
 
+#include "bloomindex.h"
 #include "pg_common.h"
 #include "scan.h"
 
@@ -43,6 +44,7 @@ _PG_init(void)
 {
 	bf_interrupt_hook = pgbf_check_interrupts;
 	pgbf_scan_init();
+	pgbf_index_init();
 }
 
 /*

@@ -95,4 +95,42 @@ typedef Instrumentation PgbfNodeInstrumentation;
 	array_iter_next((it), (isnull), (i), (len), (byval), (align))
 #endif
 
+/*
+ * Extend a relation's fork to nblocks blocks with zeroed pages and return
+ * the last one's buffer, pinned and exclusively locked.  The caller holds
+ * the relation's extension lock (16 extends many blocks at once, and
+ * renamed what names the relation in 17; before 16, a page at a time).
+ */
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+
+static inline Buffer
+pgbf_extend_to(Relation rel, ForkNumber fork, BlockNumber nblocks)
+{
+#if PG_VERSION_NUM >= 170000
+	return ExtendBufferedRelTo(BMR_REL(rel), fork, NULL,
+							   EB_SKIP_EXTENSION_LOCK | EB_CREATE_FORK_IF_NEEDED,
+							   nblocks, RBM_ZERO_AND_LOCK);
+#elif PG_VERSION_NUM >= 160000
+	return ExtendBufferedRelTo(EB_REL(rel), fork, NULL,
+							   EB_SKIP_EXTENSION_LOCK | EB_CREATE_FORK_IF_NEEDED,
+							   nblocks, RBM_ZERO_AND_LOCK);
+#else
+	Buffer		buf = InvalidBuffer;
+
+	while (RelationGetNumberOfBlocksInFork(rel, fork) < nblocks)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (BufferIsValid(buf))
+			ReleaseBuffer(buf);
+		buf = ReadBufferExtended(rel, fork, P_NEW, RBM_NORMAL, NULL);
+	}
+	if (!BufferIsValid(buf))
+		buf = ReadBufferExtended(rel, fork, nblocks - 1, RBM_NORMAL, NULL);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	return buf;
+#endif
+}
+
 #endif							/* PG_COMPAT_H */

@@ -1,0 +1,109 @@
+-- the bloomfilter index access method: build, inserts, probes, errors
+SET client_min_messages = warning;
+
+CREATE TABLE bi_urls (id int, url text);
+INSERT INTO bi_urls SELECT i, 'https://example.org/page/' || i FROM generate_series(1, 20000) i;
+CREATE INDEX bi_urls_f ON bi_urls USING bloomfilter (url) WITH (capacity = 20000, fpr = 0.01);
+
+-- every row's element is found; non-members within the target
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_urls_f', url)) AS false_negatives
+FROM bi_urls;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bi_urls_f', 'https://other.org/' || i)) <= 1000 * 0.01
+	AS fpr_within_target
+FROM generate_series(1, 1000) i;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bi_urls_f', 'https://other.org/' || i)) / 100000.0 < 0.01
+	AS measured_rate_below_target
+FROM generate_series(1, 100000) i;
+
+-- the same bits as the value type: the snapshot is bloom_agg's value
+SELECT bytea(bloom_index_snapshot('bi_urls_f')) =
+	bytea((SELECT bloom_agg(url, 20000, 0.01) FROM bi_urls)) AS snapshot_is_bloom_agg;
+SELECT bloom_contains(bloom_index_snapshot('bi_urls_f'), 'https://example.org/page/7') AS in_snapshot;
+SELECT bloom_hash('abc'::text) = bloom_hash('abc'::bytea) AS text_and_bytea_hash_alike;
+
+-- rows inserted later are maintained; an array probe answers each item
+INSERT INTO bi_urls VALUES (20001, 'https://late.example/'), (20002, NULL);
+SELECT bloom_index_contains('bi_urls_f', ARRAY['https://late.example/', NULL, 'https://example.org/page/1']);
+SELECT bloom_index_contains('bi_urls_f', '{}'::text[]);
+SELECT bloom_index_contains('bi_urls_f', NULL::text) IS NULL AS null_element_is_null;
+COPY bi_urls FROM stdin;
+20003	https://copied.example/
+\.
+SELECT bloom_index_contains('bi_urls_f', 'https://copied.example/') AS copied_found;
+
+-- past capacity, a scalable index grows a stage and loses nothing
+INSERT INTO bi_urls SELECT i, 'https://grow.example/' || i FROM generate_series(1, 40000) i;
+SELECT (bloom_index_info('bi_urls_f')->>'stages')::int > 1 AS grew,
+	(bloom_index_info('bi_urls_f')->>'fpr_estimate')::float8 <= 0.01 AS estimate_within_target;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_urls_f', url)) AS false_negatives
+FROM bi_urls;
+
+-- REINDEX with a new capacity gives one right-sized stage
+ALTER INDEX bi_urls_f SET (capacity = 100000);
+REINDEX INDEX bi_urls_f;
+SELECT bloom_index_info('bi_urls_f')->'stages' AS stages,
+	bloom_index_info('bi_urls_f')->'capacity' AS capacity;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_urls_f', url)) AS false_negatives
+FROM bi_urls;
+
+-- not scalable: an insert past what it can hold fails, nothing silently lost
+CREATE TABLE bi_fixed (x bigint);
+CREATE INDEX bi_fixed_f ON bi_fixed USING bloomfilter (x) WITH (capacity = 1000, scalable = false);
+INSERT INTO bi_fixed SELECT generate_series(1, 500);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_fixed_f', x)) AS false_negatives FROM bi_fixed;
+INSERT INTO bi_fixed SELECT generate_series(1, 5000);
+SELECT count(*) AS rows_after_failed_insert FROM bi_fixed;
+
+-- other element types, expressions and arrays
+CREATE TABLE bi_types (b bytea, u uuid, tags text[], url text);
+CREATE INDEX bi_types_b ON bi_types USING bloomfilter (b);
+CREATE INDEX bi_types_u ON bi_types USING bloomfilter (u);
+CREATE INDEX bi_types_tags ON bi_types USING bloomfilter (tags);
+CREATE INDEX bi_types_norm ON bi_types USING bloomfilter (url_normalize(url));
+INSERT INTO bi_types VALUES ('\x0102', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+	ARRAY['crawl', NULL, 'seed'], 'HTTP://Example.COM:80/a/./b');
+SELECT bloom_index_contains('bi_types_b', '\x0102'::bytea) AS b,
+	bloom_index_contains('bi_types_u', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid) AS u,
+	bloom_index_contains('bi_types_tags', ARRAY['seed', 'crawl', 'other']) AS tags,
+	bloom_index_contains('bi_types_norm', url_normalize('http://example.com/a/b')) AS normalized;
+
+-- partitioned: the parent's index asks every partition's
+CREATE TABLE bi_log (day date, url text) PARTITION BY RANGE (day);
+CREATE TABLE bi_log_1 PARTITION OF bi_log FOR VALUES FROM ('2026-01-01') TO ('2026-02-01');
+CREATE TABLE bi_log_2 PARTITION OF bi_log FOR VALUES FROM ('2026-02-01') TO ('2026-03-01');
+CREATE INDEX bi_log_f ON bi_log USING bloomfilter (url) WITH (capacity = 1000);
+INSERT INTO bi_log VALUES ('2026-01-05', 'https://jan.example/'), ('2026-02-05', 'https://feb.example/');
+SELECT bloom_index_contains('bi_log_f', ARRAY['https://jan.example/', 'https://feb.example/', 'https://mar.example/']);
+SELECT jsonb_array_length(bloom_index_info('bi_log_f')->'partitions') AS partitions;
+DROP TABLE bi_log_1;
+SELECT bloom_index_contains('bi_log_f', ARRAY['https://jan.example/', 'https://feb.example/']);
+
+-- unlogged tables, VACUUM
+CREATE UNLOGGED TABLE bi_unlogged (url text);
+CREATE INDEX bi_unlogged_f ON bi_unlogged USING bloomfilter (url);
+INSERT INTO bi_unlogged VALUES ('https://u.example/');
+DELETE FROM bi_unlogged;
+VACUUM bi_unlogged;
+SELECT bloom_index_contains('bi_unlogged_f', 'https://u.example/') AS deleted_rows_keep_their_bits;
+
+-- errors, with their SQLSTATEs
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (fpr = 0)$$);
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (fpr = 1)$$);
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (capacity = 10.5)$$);
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (colour = 1)$$);
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (id, url)$$);
+SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (id)$$);
+SELECT err($$SELECT bloom_index_contains('bi_urls_f', 1::bigint)$$);
+SELECT err($$SELECT bloom_index_contains('bi_urls', 'x')$$);
+SELECT err($$SELECT bloom_index_contains(NULL, 'x')$$);
+CREATE INDEX bi_urls_btree ON bi_urls (url);
+SELECT err($$SELECT bloom_index_contains('bi_urls_btree', 'x')$$);
+SELECT err($$SELECT bloom_index_snapshot('bi_log_f')$$);
+CREATE ROLE bi_nobody;
+SET ROLE bi_nobody;
+SELECT err($$SELECT bloom_index_contains('bi_urls_f', 'x')$$);
+SELECT err($$SELECT bloom_index_info('bi_urls_f')$$);
+RESET ROLE;
+DROP ROLE bi_nobody;
+
+DROP TABLE bi_urls, bi_fixed, bi_types, bi_log, bi_unlogged;

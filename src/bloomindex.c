@@ -1,0 +1,1252 @@
+/*
+ * bloomindex.c
+ *		The bloomfilter index access method (see bloomindex.h for the
+ *		pages): build, insert, vacuum, and the probe, info and snapshot
+ *		functions.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/amapi.h"
+#include "access/generic_xlog.h"
+#include "access/reloptions.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/json.h"
+#include "utils/uuid.h"
+
+#include "bloomindex.h"
+#include "pg_common.h"
+
+/* ---- options ---- */
+
+typedef struct BfIdxOptions
+{
+	int32		vl_len_;
+	double		capacity;
+	double		fpr;
+	bool		scalable;
+} BfIdxOptions;
+
+static relopt_kind bfidx_relopt_kind;
+
+void
+pgbf_index_init(void)
+{
+	bfidx_relopt_kind = add_reloption_kind();
+	add_real_reloption(bfidx_relopt_kind, "capacity",
+					   "Elements the first stage is sized for",
+					   1000000, 1, 1e15, AccessExclusiveLock);
+	add_real_reloption(bfidx_relopt_kind, "fpr",
+					   "False-positive rate the filter never passes",
+					   0.01, 0, 1, AccessExclusiveLock);
+	add_bool_reloption(bfidx_relopt_kind, "scalable",
+					   "Add a stage when full (otherwise an insert into a full filter fails)",
+					   true, AccessExclusiveLock);
+}
+
+static bytea *
+bfidx_options(Datum reloptions, bool validate)
+{
+	static const relopt_parse_elt tab[] = {
+		{"capacity", RELOPT_TYPE_REAL, offsetof(BfIdxOptions, capacity)},
+		{"fpr", RELOPT_TYPE_REAL, offsetof(BfIdxOptions, fpr)},
+		{"scalable", RELOPT_TYPE_BOOL, offsetof(BfIdxOptions, scalable)},
+	};
+
+	return (bytea *) build_reloptions(reloptions, validate, bfidx_relopt_kind,
+									  sizeof(BfIdxOptions), tab, lengthof(tab));
+}
+
+/* ---- pages ---- */
+
+static inline BfIdxMeta *
+meta_of(Page page)
+{
+	return (BfIdxMeta *) PageGetContents(page);
+}
+
+static inline BfIdxPageOpaque *
+opaque_of(Page page)
+{
+	return (BfIdxPageOpaque *) PageGetSpecialPointer(page);
+}
+
+static inline uint64 *
+block_of(Page page, uint64 slot)
+{
+	return (uint64 *) ((char *) page + BFIDX_DATA_OFFSET + slot * BFIDX_BLOCK_BYTES);
+}
+
+/* blocks of stage s on its page p */
+static uint32
+page_blocks(const BfIdxStage *s, uint64 p)
+{
+	uint64		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+	uint64		first = p * BFIDX_BLOCKS_PER_PAGE;
+
+	return (uint32) Min((uint64) BFIDX_BLOCKS_PER_PAGE, nblocks - first);
+}
+
+static void
+init_data_page(Page page, const BfIdxStage *s, uint32 stage, uint64 p)
+{
+	BfIdxPageOpaque *o;
+
+	PageInit(page, BLCKSZ, BFIDX_SPECIAL_SIZE);
+	((PageHeader) page)->pd_lower = BLCKSZ - BFIDX_SPECIAL_SIZE;
+	o = opaque_of(page);
+	o->stage = stage;
+	o->nblocks = page_blocks(s, p);
+	o->budget = s->page_share * o->nblocks;
+	o->page_id = BFIDX_PAGE_ID;
+}
+
+/* The metapage, read and checked: a copy in *meta. */
+static void
+read_meta(Relation index, BfIdxMeta *meta)
+{
+	Buffer		buf = ReadBuffer(index, BFIDX_META_BLKNO);
+	Page		page;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	memcpy(meta, meta_of(page), sizeof(BfIdxMeta));
+	UnlockReleaseBuffer(buf);
+	if (meta->magic != BFIDX_MAGIC || meta->format != BFIDX_PAGE_FORMAT ||
+		meta->nstages < 1 || meta->nstages > BLOOM_MAX_STAGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not a valid bloomfilter index",
+						RelationGetRelationName(index))));
+}
+
+static void
+stage_geometry(const BfIdxMeta *meta, int i, BfIdxStage *s, Relation index)
+{
+	char		errbuf[BF_ERRLEN];
+	BfStatus	st;
+
+	st = bloom_paged_stage(meta->capacity, meta->fpr, meta->scalable != 0, i, &s->geo, errbuf);
+	if (st != BF_OK)
+		ereport(ERROR,
+				(errcode(st == BF_ERR_PARAM ? ERRCODE_INVALID_PARAMETER_VALUE
+						 : ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\": %s", RelationGetRelationName(index), errbuf)));
+	s->npages = (s->geo.nbits / BLOOM_BLOCK_BITS + BFIDX_BLOCKS_PER_PAGE - 1) / BFIDX_BLOCKS_PER_PAGE;
+	s->page_share = (uint64) floor((double) BLOOM_RATE_LIMIT * BFIDX_PAGE_SHARE /
+								   (double) (s->geo.nbits / BLOOM_BLOCK_BITS));
+	s->pool = BLOOM_RATE_LIMIT - s->page_share * (s->geo.nbits / BLOOM_BLOCK_BITS);
+}
+
+/*
+ * Add stage meta->nstages (the caller holds the relation's extension
+ * lock): extend the relation by its pages and write its last one.  With
+ * wal, the last page and the metapage go in one WAL record; without
+ * (during a build, whose pages are logged when it ends), they are only
+ * dirtied.  Returns false if someone else added it first.
+ */
+static bool
+add_stage(Relation index, uint32 expect_nstages, bool wal)
+{
+	Buffer		metabuf,
+				lastbuf;
+	BfIdxMeta	meta;
+	BfIdxStage	s;
+	uint32		n;
+	BlockNumber first;
+	GenericXLogState *state = NULL;
+	Page		metapage,
+				lastpage;
+
+	read_meta(index, &meta);
+	if (meta.nstages != expect_nstages)
+		return false;
+	n = meta.nstages;
+	if (!meta.scalable)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" is full", RelationGetRelationName(index)),
+				 errdetail("It was created with scalable = false and holds as many elements as its capacity, %llu, allows at rate %g.",
+						   (unsigned long long) meta.capacity, meta.fpr),
+				 errhint("REINDEX it with a larger capacity, or with scalable = true.")));
+	if (n >= BLOOM_MAX_STAGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" cannot grow past %d stages",
+						RelationGetRelationName(index), BLOOM_MAX_STAGES)));
+	stage_geometry(&meta, n, &s, index);
+	first = RelationGetNumberOfBlocks(index);
+	if ((uint64) first != meta.stages[n - 1].first_block + meta.stages[n - 1].npages)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has %u blocks, its stages account for %llu",
+						RelationGetRelationName(index), first,
+						(unsigned long long) (meta.stages[n - 1].first_block +
+											  meta.stages[n - 1].npages))));
+	if ((uint64) first + s.npages >= MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" cannot grow a stage of %llu pages",
+						RelationGetRelationName(index), (unsigned long long) s.npages)));
+	s.first_block = first;
+
+	lastbuf = pgbf_extend_to(index, MAIN_FORKNUM, (BlockNumber) (first + s.npages));
+	metabuf = ReadBuffer(index, BFIDX_META_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	if (wal)
+	{
+		state = GenericXLogStart(index);
+		lastpage = GenericXLogRegisterBuffer(state, lastbuf, GENERIC_XLOG_FULL_IMAGE);
+		metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	}
+	else
+	{
+		lastpage = BufferGetPage(lastbuf);
+		metapage = BufferGetPage(metabuf);
+	}
+	init_data_page(lastpage, &s, n, s.npages - 1);
+	meta_of(metapage)->stages[n] = s;
+	meta_of(metapage)->nstages = n + 1;
+	if (wal)
+		GenericXLogFinish(state);
+	else
+	{
+		MarkBufferDirty(lastbuf);
+		MarkBufferDirty(metabuf);
+	}
+	UnlockReleaseBuffer(lastbuf);
+	UnlockReleaseBuffer(metabuf);
+	return true;
+}
+
+static void
+grow(Relation index, uint32 expect_nstages, bool wal)
+{
+	LockRelationForExtension(index, ExclusiveLock);
+	(void) add_stage(index, expect_nstages, wal);
+	UnlockRelationForExtension(index, ExclusiveLock);
+}
+
+/* A new index: its metapage and first stage, in fork (main or init). */
+static void
+create_filter(Relation index, ForkNumber fork, const BfIdxOptions *opts)
+{
+	BfIdxMeta	meta = {0};
+	BfIdxStage	s;
+	Buffer		metabuf,
+				lastbuf;
+	char		errbuf[BF_ERRLEN];
+
+	if (bf_check_params(opts->capacity > (double) INT64_MAX ? -1 : (int64) opts->capacity,
+						opts->fpr, errbuf) != BF_OK || opts->capacity != floor(opts->capacity))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloomfilter index options (capacity %g, fpr %g)",
+						opts->capacity, opts->fpr),
+				 errdetail("%s", opts->capacity != floor(opts->capacity) ?
+						   "capacity must be a whole number" : errbuf)));
+	meta.magic = BFIDX_MAGIC;
+	meta.format = BFIDX_PAGE_FORMAT;
+	meta.seed = BF_DEFAULT_SEED;
+	meta.fpr = opts->fpr;
+	meta.capacity = (uint64) opts->capacity;
+	meta.scalable = opts->scalable ? 1 : 0;
+	stage_geometry(&meta, 0, &s, index);
+	s.first_block = BFIDX_META_BLKNO + 1;
+	if (s.first_block + s.npages >= MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a bloomfilter index of capacity %llu at fpr %g would need %llu pages",
+						(unsigned long long) meta.capacity, meta.fpr,
+						(unsigned long long) s.npages)));
+	meta.stages[0] = s;
+	meta.nstages = 1;
+
+	LockRelationForExtension(index, ExclusiveLock);
+	lastbuf = pgbf_extend_to(index, fork, (BlockNumber) (s.first_block + s.npages));
+	UnlockRelationForExtension(index, ExclusiveLock);
+	metabuf = ReadBufferExtended(index, fork, BFIDX_META_BLKNO, RBM_NORMAL, NULL);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+
+	START_CRIT_SECTION();
+	PageInit(BufferGetPage(metabuf), BLCKSZ, 0);
+	memcpy(meta_of(BufferGetPage(metabuf)), &meta, sizeof(meta));
+	((PageHeader) BufferGetPage(metabuf))->pd_lower =
+		(char *) meta_of(BufferGetPage(metabuf)) + sizeof(meta) - (char *) BufferGetPage(metabuf);
+	init_data_page(BufferGetPage(lastbuf), &s, 0, s.npages - 1);
+	MarkBufferDirty(metabuf);
+	MarkBufferDirty(lastbuf);
+	/* the init fork is logged here; the main fork when the build ends */
+	if (fork == INIT_FORKNUM)
+	{
+		log_newpage_buffer(metabuf, true);
+		log_newpage_buffer(lastbuf, true);
+	}
+	END_CRIT_SECTION();
+	UnlockReleaseBuffer(metabuf);
+	UnlockReleaseBuffer(lastbuf);
+}
+
+static void
+get_options(Relation index, BfIdxOptions *opts)
+{
+	BfIdxOptions *o = (BfIdxOptions *) index->rd_options;
+
+	if (o != NULL)
+		*opts = *o;
+	else
+	{
+		opts->capacity = 1000000;
+		opts->fpr = 0.01;
+		opts->scalable = true;
+	}
+}
+
+/* ---- elements ---- */
+
+/*
+ * Support function 1 of the operator class hashes one element with a
+ * seed, as the bloomfilter type hashes it (bloom_hash).  An array column
+ * (the operator class's type is an array) has an entry for each non-NULL
+ * item.
+ */
+typedef struct BfIdxHasher
+{
+	FmgrInfo   *proc;
+	Oid			elemtype;		/* InvalidOid unless the column is an array */
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	uint64		seed;
+} BfIdxHasher;
+
+static void
+hasher_init(BfIdxHasher *hs, Relation index, uint64 seed)
+{
+	Oid			keytype = index->rd_opcintype[0];
+
+	hs->proc = index_getprocinfo(index, 1, 1);
+	hs->elemtype = get_element_type(keytype);
+	if (OidIsValid(hs->elemtype))
+		get_typlenbyvalalign(hs->elemtype, &hs->elmlen, &hs->elmbyval, &hs->elmalign);
+	hs->seed = seed;
+}
+
+static inline uint64
+hash_one(const BfIdxHasher *hs, Datum d)
+{
+	return (uint64) DatumGetInt64(FunctionCall2Coll(hs->proc, InvalidOid, d,
+													 Int64GetDatum((int64) hs->seed)));
+}
+
+/* hashes of a key (one, or an array's items): palloc'd, count in *n */
+static uint64 *
+hash_key(const BfIdxHasher *hs, Datum key, int *n)
+{
+	uint64	   *h;
+
+	if (!OidIsValid(hs->elemtype))
+	{
+		h = palloc(sizeof(uint64));
+		h[0] = hash_one(hs, key);
+		*n = 1;
+		return h;
+	}
+	else
+	{
+		ArrayType  *arr = DatumGetArrayTypeP(key);
+		Datum	   *items;
+		bool	   *nulls;
+		int			count,
+					m = 0;
+
+		deconstruct_array(arr, hs->elemtype, hs->elmlen, hs->elmbyval, hs->elmalign,
+						  &items, &nulls, &count);
+		h = palloc(sizeof(uint64) * Max(count, 1));
+		for (int i = 0; i < count; i++)
+		{
+			if (!nulls[i])
+				h[m++] = hash_one(hs, items[i]);
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+		}
+		*n = m;
+		return h;
+	}
+}
+
+/* ---- probing ---- */
+
+typedef struct HashPos
+{
+	uint64		h;
+	uint64		block;			/* of the stage being worked on */
+	int			idx;			/* in the caller's array */
+} HashPos;
+
+static int
+cmp_pos(const void *a, const void *b)
+{
+	uint64		x = ((const HashPos *) a)->block,
+				y = ((const HashPos *) b)->block;
+
+	return x < y ? -1 : x > y;
+}
+
+/* is h in stage s? (the page locked, pinned by the caller) */
+static inline bool
+page_contains(Page page, const BfIdxStage *s, uint64 block, uint64 h)
+{
+	if (PageIsNew(page))
+		return false;
+	return bloom_block_contains(block_of(page, block % BFIDX_BLOCKS_PER_PAGE), h,
+								s->geo.nhashes);
+}
+
+/*
+ * out[i] |= whether h[i] is in any stage.  The probes go through each
+ * stage's pages in order, each page read once.
+ */
+static void
+contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
+{
+	HashPos    *pos = palloc(sizeof(HashPos) * Max(n, 1));
+
+	for (uint32 st = 0; st < meta->nstages; st++)
+	{
+		const BfIdxStage *s = &meta->stages[st];
+		uint64		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+		int			m = 0;
+		Buffer		buf = InvalidBuffer;
+		BlockNumber cur = InvalidBlockNumber;
+
+		for (int i = 0; i < n; i++)
+			if (!out[i])
+			{
+				pos[m].h = h[i];
+				pos[m].block = bloom_block_index(h[i], nblocks);
+				pos[m].idx = i;
+				m++;
+			}
+		if (m > 1)
+			qsort(pos, m, sizeof(HashPos), cmp_pos);
+		for (int j = 0; j < m; j++)
+		{
+			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);
+
+			if (blk != cur)
+			{
+				if (BufferIsValid(buf))
+					UnlockReleaseBuffer(buf);
+				if ((j & 1023) == 1023)
+					CHECK_FOR_INTERRUPTS();
+				buf = ReadBuffer(index, blk);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				cur = blk;
+			}
+			if (page_contains(BufferGetPage(buf), s, pos[j].block, pos[j].h))
+				out[pos[j].idx] = true;
+		}
+		if (BufferIsValid(buf))
+			UnlockReleaseBuffer(buf);
+	}
+	pfree(pos);
+}
+
+/* ---- adding ---- */
+
+/*
+ * Add pos[0 .. n) (all on one page of stage st) to that page.  Returns how
+ * many were taken: fewer than n when the next one would take the page
+ * past its budget and the stage's pool cannot cover it (the stage is
+ * full).  wal: log the change (not during a build).
+ */
+static int
+page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, bool wal)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	uint64		p = pos[0].block / BFIDX_BLOCKS_PER_PAGE;
+	BlockNumber blk = (BlockNumber) (s->first_block + p);
+	Buffer		buf = ReadBuffer(index, blk);
+	Buffer		metabuf = InvalidBuffer;
+	Page		metapage = NULL;
+	GenericXLogState *state = NULL;
+	Page		page;
+	BfIdxPageOpaque *o;
+	bool		isnew;
+	bool		changed = false;
+	int			i;
+
+	/* a batch of elements already in: nothing to write */
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	for (i = 0; i < n; i++)
+		if (!page_contains(page, s, pos[i].block, pos[i].h))
+			break;
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (i == n)
+	{
+		ReleaseBuffer(buf);
+		return n;
+	}
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	isnew = PageIsNew(BufferGetPage(buf));
+	if (wal)
+	{
+		state = GenericXLogStart(index);
+		page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
+	}
+	else
+		page = BufferGetPage(buf);
+	if (isnew)
+	{
+		init_data_page(page, s, st, p);
+		changed = true;
+	}
+	o = opaque_of(page);
+	if (o->stage != st || o->page_id != BFIDX_PAGE_ID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" block %u is not a page of stage %u",
+						RelationGetRelationName(index), blk, st)));
+
+	for (i = 0; i < n; i++)
+	{
+		uint64	   *w = block_of(page, pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+		uint64		delta;
+		int			newbits = bloom_block_preview(w, pos[i].h, &s->geo, &delta);
+
+		if (newbits == 0)
+			continue;
+		if (o->units + delta > o->budget)
+		{
+			BfIdxStage *ms;
+			uint64		need = o->units + delta - o->budget,
+						take;
+
+			if (!BufferIsValid(metabuf))
+			{
+				metabuf = ReadBuffer(index, BFIDX_META_BLKNO);
+				LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+				metapage = wal ? GenericXLogRegisterBuffer(state, metabuf, 0)
+					: BufferGetPage(metabuf);
+			}
+			ms = &meta_of(metapage)->stages[st];
+			if (ms->pool < need)
+				break;
+			/* borrow a tenth of a page's share at a time, at least */
+			take = Max(need, Min(ms->pool, ms->page_share * o->nblocks / 10));
+			ms->pool -= take;
+			o->budget += take;
+		}
+		bloom_block_set(w, pos[i].h, s->geo.nhashes);
+		o->units += delta;
+		o->bits_set += newbits;
+		changed = true;
+	}
+
+	if (wal)
+	{
+		if (changed)
+			GenericXLogFinish(state);
+		else
+			GenericXLogAbort(state);
+	}
+	else if (changed)
+	{
+		MarkBufferDirty(buf);
+		if (BufferIsValid(metabuf))
+			MarkBufferDirty(metabuf);
+	}
+	if (BufferIsValid(metabuf))
+		UnlockReleaseBuffer(metabuf);
+	UnlockReleaseBuffer(buf);
+	return i;
+}
+
+/*
+ * Add h[0 .. n) to the filter: each not already in an older stage goes to
+ * the newest one, a page at a time; when a page cannot take one, the stage
+ * is full: a new stage is added (or, not scalable, 54000) and the rest go
+ * there.  h is reordered.
+ */
+static void
+add_hashes(Relation index, uint64 *h, int n, bool wal)
+{
+	HashPos    *pos = palloc(sizeof(HashPos) * Max(n, 1));
+	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
+
+	while (n > 0)
+	{
+		BfIdxMeta	meta;
+		uint32		last;
+		const BfIdxStage *s;
+		uint64		nblocks;
+		int			m = 0,
+					j;
+
+		read_meta(index, &meta);
+		last = meta.nstages - 1;
+		s = &meta.stages[last];
+		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+
+		memset(seen, 0, sizeof(bool) * n);
+		if (last > 0)
+		{
+			BfIdxMeta	older = meta;
+
+			older.nstages = last;
+			contains_hashes(index, &older, h, n, seen);
+		}
+		for (int i = 0; i < n; i++)
+			if (!seen[i])
+			{
+				pos[m].h = h[i];
+				pos[m].block = bloom_block_index(h[i], nblocks);
+				pos[m].idx = i;
+				m++;
+			}
+		if (m > 1)
+			qsort(pos, m, sizeof(HashPos), cmp_pos);
+
+		for (j = 0; j < m;)
+		{
+			uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+			int			e = j + 1,
+						took;
+
+			while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+				e++;
+			CHECK_FOR_INTERRUPTS();
+			took = page_add(index, &meta, last, pos + j, e - j, wal);
+			j += took;
+			if (j < e)
+				break;
+		}
+		if (j >= m)
+			break;
+
+		/* the stage is full: the rest go to a new one */
+		for (int i = j; i < m; i++)
+			h[i - j] = pos[i].h;
+		n = m - j;
+		grow(index, meta.nstages, wal);
+	}
+	pfree(pos);
+	pfree(seen);
+}
+
+/* ---- the access method ---- */
+
+typedef struct BfIdxBuildState
+{
+	BfIdxHasher hasher;
+	uint64	   *h;
+	int			n;
+	int			max;
+	double		indtuples;
+	MemoryContext tmpcxt;
+} BfIdxBuildState;
+
+static void
+build_flush(Relation index, BfIdxBuildState *bs)
+{
+	add_hashes(index, bs->h, bs->n, false);
+	bs->n = 0;
+}
+
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *state)
+{
+	BfIdxBuildState *bs = (BfIdxBuildState *) state;
+	MemoryContext old;
+	uint64	   *h;
+	int			n;
+
+	if (isnull[0])
+		return;
+	old = MemoryContextSwitchTo(bs->tmpcxt);
+	h = hash_key(&bs->hasher, values[0], &n);
+	MemoryContextSwitchTo(old);
+	for (int i = 0; i < n; i++)
+	{
+		if (bs->n == bs->max)
+			build_flush(index, bs);
+		bs->h[bs->n++] = h[i];
+	}
+	bs->indtuples += n;
+	MemoryContextReset(bs->tmpcxt);
+}
+
+static IndexBuildResult *
+bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	BfIdxBuildState bs;
+	BfIdxOptions opts;
+	BfIdxMeta	meta;
+	IndexBuildResult *result;
+	double		reltuples;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+	get_options(index, &opts);
+	create_filter(index, MAIN_FORKNUM, &opts);
+	read_meta(index, &meta);
+
+	memset(&bs, 0, sizeof(bs));
+	hasher_init(&bs.hasher, index, meta.seed);
+	/* hashes are applied a page at a time, maintenance_work_mem of them */
+	bs.max = (int) Min((Size) maintenance_work_mem * 1024 / (sizeof(uint64) * 4),
+					   (Size) 64 * 1024 * 1024);
+	bs.max = Max(bs.max, 16384);
+	bs.h = palloc_extended(sizeof(uint64) * bs.max, MCXT_ALLOC_HUGE);
+	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter index build",
+									  ALLOCSET_DEFAULT_SIZES);
+
+	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+									   build_callback, &bs, NULL);
+	build_flush(index, &bs);
+	MemoryContextDelete(bs.tmpcxt);
+
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0, RelationGetNumberOfBlocks(index), true);
+
+	result = palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = bs.indtuples;
+	return result;
+}
+
+static void
+bfidx_buildempty(Relation index)
+{
+	BfIdxOptions opts;
+
+	get_options(index, &opts);
+	create_filter(index, INIT_FORKNUM, &opts);
+}
+
+/* what aminsert keeps between the rows of one statement */
+typedef struct BfIdxInsertCache
+{
+	BfIdxHasher hasher;
+	MemoryContext tmpcxt;
+} BfIdxInsertCache;
+
+static bool
+bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+			 Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
+			 IndexInfo *indexInfo)
+{
+	BfIdxInsertCache *c = (BfIdxInsertCache *) indexInfo->ii_AmCache;
+	MemoryContext old;
+	uint64	   *h;
+	int			n;
+
+	if (isnull[0])
+		return false;
+	if (c == NULL)
+	{
+		BfIdxMeta	meta;
+
+		read_meta(index, &meta);
+		c = MemoryContextAllocZero(indexInfo->ii_Context, sizeof(BfIdxInsertCache));
+		old = MemoryContextSwitchTo(indexInfo->ii_Context);
+		hasher_init(&c->hasher, index, meta.seed);
+		c->tmpcxt = AllocSetContextCreate(indexInfo->ii_Context, "bloomfilter index insert",
+										  ALLOCSET_SMALL_SIZES);
+		MemoryContextSwitchTo(old);
+		indexInfo->ii_AmCache = c;
+	}
+	old = MemoryContextSwitchTo(c->tmpcxt);
+	h = hash_key(&c->hasher, values[0], &n);
+	add_hashes(index, h, n, true);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(c->tmpcxt);
+	return false;
+}
+
+/* Deleted rows leave their bits: nothing is removed, and no TID is kept. */
+static IndexBulkDeleteResult *
+bfidx_bulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
+				 IndexBulkDeleteCallback callback, void *callback_state)
+{
+	if (stats == NULL)
+		stats = palloc0(sizeof(IndexBulkDeleteResult));
+	return stats;
+}
+
+static IndexBulkDeleteResult *
+bfidx_vacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	if (info->analyze_only)
+		return stats;
+	if (stats == NULL)
+		stats = palloc0(sizeof(IndexBulkDeleteResult));
+	stats->num_pages = RelationGetNumberOfBlocks(info->index);
+	stats->num_index_tuples = info->num_heap_tuples;
+	stats->estimated_count = true;
+	return stats;
+}
+
+/* No operator uses the index: the planner never picks it for a scan. */
+static void
+bfidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
+				   Cost *indexStartupCost, Cost *indexTotalCost,
+				   Selectivity *indexSelectivity, double *indexCorrelation,
+				   double *indexPages)
+{
+	*indexStartupCost = 1.0e10;
+	*indexTotalCost = 1.0e10;
+	*indexSelectivity = 1.0;
+	*indexCorrelation = 0.0;
+	*indexPages = 0.0;
+}
+
+static bool
+bfidx_validate(Oid opclassoid)
+{
+	return true;
+}
+
+static IndexScanDesc
+bfidx_beginscan(Relation index, int nkeys, int norderbys)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("a bloomfilter index cannot be scanned"),
+			 errhint("Probe it with bloom_index_contains().")));
+	pg_unreachable();
+}
+
+static void
+bfidx_rescan(IndexScanDesc scan, ScanKey keys, int nkeys, ScanKey orderbys, int norderbys)
+{
+}
+
+static void
+bfidx_endscan(IndexScanDesc scan)
+{
+}
+
+PG_FUNCTION_INFO_V1(bloomfilter_index_handler);
+Datum
+bloomfilter_index_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *am = makeNode(IndexAmRoutine);
+
+	am->amstrategies = 0;
+	am->amsupport = 1;
+	am->amoptsprocnum = 0;
+	am->amcanorder = false;
+	am->amcanorderbyop = false;
+	am->amcanbackward = false;
+	am->amcanunique = false;
+	am->amcanmulticol = false;
+	am->amoptionalkey = true;
+	am->amsearcharray = false;
+	am->amsearchnulls = false;
+	am->amstorage = false;
+	am->amclusterable = false;
+	am->ampredlocks = false;
+	am->amcanparallel = false;
+	am->amcaninclude = false;
+	am->amusemaintenanceworkmem = true;
+	am->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
+	am->amkeytype = InvalidOid;
+
+	am->ambuild = bfidx_build;
+	am->ambuildempty = bfidx_buildempty;
+	am->aminsert = bfidx_insert;
+	am->ambulkdelete = bfidx_bulkdelete;
+	am->amvacuumcleanup = bfidx_vacuumcleanup;
+	am->amcanreturn = NULL;
+	am->amcostestimate = bfidx_costestimate;
+	am->amoptions = bfidx_options;
+	am->amproperty = NULL;
+	am->ambuildphasename = NULL;
+	am->amvalidate = bfidx_validate;
+	am->amadjustmembers = NULL;
+	am->ambeginscan = bfidx_beginscan;
+	am->amrescan = bfidx_rescan;
+	am->amgettuple = NULL;
+	am->amgetbitmap = NULL;
+	am->amendscan = bfidx_endscan;
+	am->ammarkpos = NULL;
+	am->amrestrpos = NULL;
+	am->amestimateparallelscan = NULL;
+	am->aminitparallelscan = NULL;
+	am->amparallelrescan = NULL;
+
+	PG_RETURN_POINTER(am);
+}
+
+/* ---- SQL functions ---- */
+
+/* bloom_hash(x, seed): the hash every filter type gives x (support 1) */
+PG_FUNCTION_INFO_V1(bloom_hash_bytes);
+Datum
+bloom_hash_bytes(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_BYTES,
+											 (uint64) PG_GETARG_INT64(1)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_hash_int8);
+Datum
+bloom_hash_int8(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_INT8,
+											 (uint64) PG_GETARG_INT64(1)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_hash_uuid);
+Datum
+bloom_hash_uuid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_UUID,
+											 (uint64) PG_GETARG_INT64(1)));
+}
+
+/*
+ * The bloomfilter indexes an index argument stands for, opened: itself,
+ * or every leaf index of a partitioned one.  The caller must have SELECT
+ * on the indexed table.
+ */
+static List *
+open_filter_indexes(Oid indexoid)
+{
+	Relation	index;
+	Oid			heapoid;
+	AclResult	acl;
+	List	   *out = NIL;
+
+	index = index_open(indexoid, AccessShareLock);
+	if ((index->rd_rel->relkind != RELKIND_INDEX &&
+		 index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX) ||
+		index->rd_indam == NULL || index->rd_indam->aminsert != bfidx_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
+	heapoid = index->rd_index->indrelid;
+	acl = pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
+	if (index->rd_rel->relkind == RELKIND_INDEX)
+		return list_make1(index);
+	index_close(index, AccessShareLock);
+
+	{
+		List	   *all = find_all_inheritors(indexoid, AccessShareLock, NULL);
+		ListCell   *lc;
+
+		foreach(lc, all)
+		{
+			Oid			oid = lfirst_oid(lc);
+
+			if (get_rel_relkind(oid) == RELKIND_INDEX)
+				out = lappend(out, index_open(oid, AccessShareLock));
+		}
+	}
+	return out;
+}
+
+static void
+close_filter_indexes(List *indexes)
+{
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+		index_close((Relation) lfirst(lc), AccessShareLock);
+}
+
+/* the element type of an index's entries (the array's item type for an array) */
+static Oid
+index_elem_type(Relation index)
+{
+	Oid			t = index->rd_opcintype[0];
+	Oid			e = get_element_type(t);
+
+	return OidIsValid(e) ? e : t;
+}
+
+/*
+ * bloom_index_contains(index, x) and (index, xs[]): whether the filter
+ * holds x (false: surely not), or that for each item.  A partitioned
+ * index answers for its partitions together.  A NULL element's answer is
+ * NULL; the index must not be NULL.
+ */
+PG_FUNCTION_INFO_V1(bloom_index_contains);
+Datum
+bloom_index_contains(PG_FUNCTION_ARGS)
+{
+	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	Oid			elemtype = get_element_type(argtype);
+	bool		is_array = OidIsValid(elemtype);
+	List	   *indexes;
+	ListCell   *lc;
+	Datum	   *items = NULL;
+	bool	   *nulls = NULL;
+	bool	   *found;
+	int			count;
+	ArrayType  *arr = NULL;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the index to probe must not be NULL")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (!is_array)
+		elemtype = argtype;
+
+	if (is_array)
+	{
+		int16		len;
+		bool		byval;
+		char		align;
+
+		arr = PG_GETARG_ARRAYTYPE_P(1);
+		get_typlenbyvalalign(elemtype, &len, &byval, &align);
+		deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+	}
+	else
+	{
+		items = palloc(sizeof(Datum));
+		items[0] = PG_GETARG_DATUM(1);
+		count = 1;
+	}
+	found = palloc0(sizeof(bool) * Max(count, 1));
+
+	indexes = open_filter_indexes(PG_GETARG_OID(0));
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		BfIdxHasher hs;
+		uint64	   *h = palloc(sizeof(uint64) * Max(count, 1));
+		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
+		int			m = 0;
+
+		if (index_elem_type(index) != elemtype)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("index \"%s\" holds %s elements, not %s",
+							RelationGetRelationName(index),
+							format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+		read_meta(index, &meta);
+		hasher_init(&hs, index, meta.seed);
+		for (int i = 0; i < count; i++)
+		{
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			if (!(nulls && nulls[i]) && !found[i])
+				h[m++] = hash_one(&hs, items[i]);
+		}
+		contains_hashes(index, &meta, h, m, f);
+		m = 0;
+		for (int i = 0; i < count; i++)
+			if (!(nulls && nulls[i]) && !found[i])
+				found[i] = f[m++];
+		pfree(h);
+		pfree(f);
+	}
+	close_filter_indexes(indexes);
+
+	if (!is_array)
+		PG_RETURN_BOOL(found[0]);
+	else
+	{
+		Datum	   *out = palloc(sizeof(Datum) * Max(count, 1));
+		int			ndim = ARR_NDIM(arr);
+		int		   *dims = ARR_DIMS(arr);
+		int		   *lbs = ARR_LBOUND(arr);
+
+		for (int i = 0; i < count; i++)
+			out[i] = BoolGetDatum(found[i]);
+		if (ndim == 0)
+			PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+		PG_RETURN_ARRAYTYPE_P(construct_md_array(out, nulls, ndim, dims, lbs,
+												 BOOLOID, 1, true, TYPALIGN_CHAR));
+	}
+}
+
+/* per stage: bits set and rate units, summed over its pages */
+static void
+count_stage(Relation index, const BfIdxStage *s, uint64 *bits_set, uint64 *units,
+			uint64 *written)
+{
+	*bits_set = *units = *written = 0;
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		Buffer		buf = ReadBuffer(index, (BlockNumber) (s->first_block + p));
+		Page		page = BufferGetPage(buf);
+
+		if ((p & 1023) == 1023)
+			CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		if (!PageIsNew(page))
+		{
+			*bits_set += opaque_of(page)->bits_set;
+			*units += opaque_of(page)->units;
+			(*written)++;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+PG_FUNCTION_INFO_V1(bloom_index_info);
+Datum
+bloom_index_info(PG_FUNCTION_ARGS)
+{
+	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	StringInfoData out;
+	ListCell   *lc;
+	bool		first_index = true;
+
+	initStringInfo(&out);
+	if (list_length(indexes) != 1 ||
+		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		appendStringInfoString(&out, "{\"partitions\": [");
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		uint64		bits = 0,
+					set = 0,
+					capacity = 0;
+		double		fpr_est = 0.0,
+					expected = 0.0;
+		StringInfoData st;
+
+		read_meta(index, &meta);
+		initStringInfo(&st);
+		for (uint32 i = 0; i < meta.nstages; i++)
+		{
+			const BfIdxStage *s = &meta.stages[i];
+			uint64		sb,
+						su,
+						written;
+			double		nb = (double) s->geo.nbits;
+
+			count_stage(index, s, &sb, &su, &written);
+			bits += s->geo.nbits;
+			set += sb;
+			capacity += s->geo.capacity;
+			fpr_est += (double) su / (double) BLOOM_RATE_ONE * s->geo.fpr;
+			/* elements from the fill: n = -(m/k) ln(1 - set/m) */
+			if (sb < s->geo.nbits)
+				expected += -(nb / s->geo.nhashes) * log1p(-(double) sb / nb);
+			appendStringInfo(&st, "%s{\"bits\": %llu, \"hashes\": %u, \"capacity\": %llu, "
+							 "\"fpr\": %.17g, \"bits_set\": %llu, \"rate_used\": %.6f, "
+							 "\"first_page\": %llu, \"pages\": %llu, \"pages_written\": %llu, "
+							 "\"pool\": %.6f}",
+							 i ? ", " : "", (unsigned long long) s->geo.nbits, s->geo.nhashes,
+							 (unsigned long long) s->geo.capacity, s->geo.fpr,
+							 (unsigned long long) sb, (double) su / (double) BLOOM_RATE_ONE,
+							 (unsigned long long) s->first_block,
+							 (unsigned long long) s->npages, (unsigned long long) written,
+							 (double) s->pool / (double) BLOOM_RATE_ONE);
+		}
+		appendStringInfoString(&out, first_index ? "{\"index\": " : ", {\"index\": ");
+		escape_json(&out, RelationGetRelationName(index));
+		appendStringInfo(&out, ", \"type\": \"bloomfilter index\", "
+						 "\"layout\": \"blocked\", \"scalable\": %s, \"bits\": %llu, "
+						 "\"bytes\": %llu, \"pages\": %u, \"hashes\": %u, \"stages\": %u, "
+						 "\"capacity\": %llu, \"inserted\": %lld, \"bits_set\": %llu, "
+						 "\"fill\": %.6f, \"fpr_target\": %.17g, \"fpr_estimate\": %.17g, "
+						 "\"seed\": %llu, \"hash\": \"xxh3_64\", \"stage_info\": [%s]}",
+						 meta.scalable ? "true" : "false",
+						 (unsigned long long) bits,
+						 (unsigned long long) RelationGetNumberOfBlocks(index) * BLCKSZ,
+						 RelationGetNumberOfBlocks(index),
+						 meta.stages[meta.nstages - 1].geo.nhashes, meta.nstages,
+						 (unsigned long long) capacity, (long long) llround(expected),
+						 (unsigned long long) set, (double) set / (double) bits,
+						 meta.fpr, fpr_est, (unsigned long long) meta.seed, st.data);
+		first_index = false;
+	}
+	if (list_length(indexes) != 1 ||
+		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		appendStringInfoString(&out, "]}");
+	close_filter_indexes(indexes);
+	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(out.data));
+}
+
+/*
+ * bloom_index_snapshot(index): the filter as a bloomfilter value, the
+ * bloom_create(capacity, fpr) that every element of the index was added to
+ * (as long as it has one stage; with more, the same stages).
+ */
+PG_FUNCTION_INFO_V1(bloom_index_snapshot);
+Datum
+bloom_index_snapshot(PG_FUNCTION_ARGS)
+{
+	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	Relation	index;
+	BfIdxMeta	meta;
+	BloomStage	stages[BLOOM_MAX_STAGES];
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	BloomFilter *f;
+
+	if (list_length(indexes) != 1 || ((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("cannot take a snapshot of a partitioned index"),
+				 errhint("Take one of each partition's index and combine them with bloom_union.")));
+	index = (Relation) linitial(indexes);
+	read_meta(index, &meta);
+	for (uint32 i = 0; i < meta.nstages; i++)
+		stages[i] = meta.stages[i].geo;
+	if (bloom_paged_value_size(stages, meta.nstages, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("index \"%s\" is too large for a snapshot: %s",
+						RelationGetRelationName(index), errbuf)));
+	f = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
+	bloom_paged_value_init(f, size, meta.capacity, meta.fpr, meta.scalable != 0,
+						   stages, meta.nstages, meta.seed);
+	for (uint32 i = 0; i < meta.nstages; i++)
+	{
+		const BfIdxStage *s = &meta.stages[i];
+		uint8	   *bits = bloom_stage_bits(f, i);
+
+		for (uint64 p = 0; p < s->npages; p++)
+		{
+			Buffer		buf = ReadBuffer(index, (BlockNumber) (s->first_block + p));
+			Page		page = BufferGetPage(buf);
+
+			if ((p & 1023) == 1023)
+				CHECK_FOR_INTERRUPTS();
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			if (!PageIsNew(page))
+				memcpy(bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES,
+					   block_of(page, 0), (size_t) page_blocks(s, p) * BFIDX_BLOCK_BYTES);
+			UnlockReleaseBuffer(buf);
+		}
+	}
+	bloom_recount(f);
+	close_filter_indexes(indexes);
+	PG_RETURN_POINTER(f);
+}
