@@ -86,6 +86,34 @@ DELETE FROM bi_unlogged;
 VACUUM bi_unlogged;
 SELECT bloom_index_contains('bi_unlogged_f', 'https://u.example/') AS deleted_rows_keep_their_bits;
 
+-- real URLs, added row by row: every documentation link is found, the
+-- Debian homepages that are not links are found at most at the target
+-- rate, and the bits are bloom_agg's over the same URLs
+CREATE TABLE bi_links (url text);
+CREATE INDEX bi_links_f ON bi_links USING bloomfilter (url) WITH (capacity = 80000, fpr = 0.01);
+\copy bi_links FROM PROGRAM 'gzip -dc ../shared/data/doc-links-stream.txt.gz'
+CREATE TABLE bi_home (url text);
+\copy bi_home FROM PROGRAM 'gzip -dc ../shared/data/debian-homepages.txt.gz'
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_links_f', url)) AS false_negatives
+FROM bi_links;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bi_links_f', h.url)) < 0.01 * count(*)
+	AS fp_rate_below_target
+FROM bi_home h WHERE NOT EXISTS (SELECT 1 FROM bi_links l WHERE l.url = h.url);
+SELECT bytea(bloom_index_snapshot('bi_links_f')) =
+	bytea((SELECT bloom_agg(url, 80000, 0.01) FROM bi_links)) AS snapshot_is_bloom_agg;
+
+-- a million random keys, built by CREATE INDEX: none lost, a million
+-- others found at most at the target rate
+CREATE TABLE bi_random (k bigint);
+INSERT INTO bi_random SELECT (random() * 9e18)::bigint FROM generate_series(1, 1000000);
+CREATE INDEX bi_random_f ON bi_random USING bloomfilter (k) WITH (capacity = 1000000, fpr = 0.01);
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_random_f', k)) AS false_negatives
+FROM bi_random;
+SELECT count(*) FILTER (WHERE bloom_index_contains('bi_random_f', -1 - (random() * 9e18)::bigint))
+	< 1000000 * 0.01 AS fp_rate_below_target
+FROM generate_series(1, 1000000);
+DROP TABLE bi_links, bi_home, bi_random;
+
 -- errors, with their SQLSTATEs
 SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (fpr = 0)$$);
 SELECT err($$CREATE INDEX ON bi_urls USING bloomfilter (url) WITH (fpr = 1)$$);
