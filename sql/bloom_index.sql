@@ -67,6 +67,18 @@ SELECT bloom_index_contains('bi_types_b', '\x0102'::bytea) AS b,
 	bloom_index_contains('bi_types_tags', ARRAY['seed', 'crawl', 'other']) AS tags,
 	bloom_index_contains('bi_types_norm', url_normalize('http://example.com/a/b')) AS normalized;
 
+-- a transaction sees its own rows' entries before it commits
+BEGIN;
+INSERT INTO bi_types (url) VALUES ('https://in-xact.example/');
+SELECT bloom_index_contains('bi_types_norm', url_normalize('https://in-xact.example/')) AS own_row_found;
+SAVEPOINT s;
+INSERT INTO bi_types (url) SELECT 'https://sub.example/' || i FROM generate_series(1, 3000) i;
+ROLLBACK TO s;
+INSERT INTO bi_types (url) SELECT 'https://after.example/' || i FROM generate_series(1, 3000) i;
+COMMIT;
+SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_types_norm', url_normalize(url))) AS false_negatives
+FROM bi_types WHERE url IS NOT NULL;
+
 -- partitioned: the parent's index asks every partition's
 CREATE TABLE bi_log (day date, url text) PARTITION BY RANGE (day);
 CREATE TABLE bi_log_1 PARTITION OF bi_log FOR VALUES FROM ('2026-01-01') TO ('2026-02-01');

@@ -11,8 +11,10 @@
 #include "access/amapi.h"
 #include "access/generic_xlog.h"
 #include "access/reloptions.h"
+#include "access/relation.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
@@ -47,9 +49,12 @@ typedef struct BfIdxOptions
 
 static relopt_kind bfidx_relopt_kind;
 
+static void pending_xact_callback(XactEvent event, void *arg);
+
 void
 pgbf_index_init(void)
 {
+	RegisterXactCallback(pending_xact_callback, NULL);
 	bfidx_relopt_kind = add_reloption_kind();
 	add_real_reloption(bfidx_relopt_kind, "capacity",
 					   "Elements the first stage is sized for",
@@ -655,6 +660,124 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 	pfree(seen);
 }
 
+static bool bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+						 Relation heapRel, IndexUniqueCheck checkUnique,
+						 bool indexUnchanged, IndexInfo *indexInfo);
+
+/* ---- adds waiting for the end of the transaction ---- */
+
+/*
+ * A row's entries are not added when it is inserted but kept, per index,
+ * until its transaction commits (or prepares), a probe in the transaction
+ * reads the index, or PENDING_MAX of them wait: then they go in a page at
+ * a time, one WAL record for each page changed rather than one for each
+ * row.  They are added, and WAL-logged, before the commit record, so a
+ * committed row's bits survive a crash; an aborted transaction's are
+ * dropped (a rolled-back subtransaction's still go in: false positives,
+ * the safe direction).  Other sessions see the bits only once the
+ * transaction commits.
+ */
+#define PENDING_MAX		(256 * 1024)
+
+typedef struct PendingAdds
+{
+	Oid			indexoid;
+	int			n;
+	int			max;
+	uint64	   *h;
+} PendingAdds;
+
+static List *pending = NIL;		/* of PendingAdds *, in TopTransactionContext */
+
+static void
+flush_one(PendingAdds *pa)
+{
+	Relation	index;
+
+	if (pa->n == 0)
+		return;
+	/* an index dropped since: nothing to add to */
+	index = try_relation_open(pa->indexoid, RowExclusiveLock);
+	if (index != NULL)
+	{
+		if (index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
+			index->rd_indam->aminsert == bfidx_insert)
+			add_hashes(index, pa->h, pa->n, true);
+		relation_close(index, RowExclusiveLock);
+	}
+	pa->n = 0;
+}
+
+/* add what waits for indexoid (every index: InvalidOid) */
+static void
+flush_pending(Oid indexoid)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingAdds *pa = (PendingAdds *) lfirst(lc);
+
+		if (!OidIsValid(indexoid) || pa->indexoid == indexoid)
+			flush_one(pa);
+	}
+}
+
+static void
+pending_add(Oid indexoid, const uint64 *h, int n)
+{
+	PendingAdds *pa = NULL;
+	ListCell   *lc;
+
+	foreach(lc, pending)
+		if (((PendingAdds *) lfirst(lc))->indexoid == indexoid)
+			pa = (PendingAdds *) lfirst(lc);
+	if (pa == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+
+		pa = palloc0(sizeof(PendingAdds));
+		pa->indexoid = indexoid;
+		pa->max = 1024;
+		pa->h = palloc(sizeof(uint64) * pa->max);
+		pending = lappend(pending, pa);
+		MemoryContextSwitchTo(old);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (pa->n == pa->max)
+		{
+			if (pa->max >= PENDING_MAX)
+				flush_one(pa);
+			else
+			{
+				pa->max *= 2;
+				pa->h = repalloc(pa->h, sizeof(uint64) * pa->max);
+			}
+		}
+		pa->h[pa->n++] = h[i];
+	}
+}
+
+static void
+pending_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			flush_pending(InvalidOid);
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+			pending = NIL;		/* its memory goes with the transaction's */
+			break;
+		default:
+			break;
+	}
+}
+
 /* ---- the access method ---- */
 
 typedef struct BfIdxBuildState
@@ -780,7 +903,7 @@ bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 	old = MemoryContextSwitchTo(c->tmpcxt);
 	h = hash_key(&c->hasher, values[0], &n);
-	add_hashes(index, h, n, true);
+	pending_add(RelationGetRelid(index), h, n);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(c->tmpcxt);
 	return false;
@@ -953,7 +1076,10 @@ open_filter_indexes(Oid indexoid)
 	if (acl != ACLCHECK_OK)
 		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
 	if (index->rd_rel->relkind == RELKIND_INDEX)
+	{
+		flush_pending(indexoid);
 		return list_make1(index);
+	}
 	index_close(index, AccessShareLock);
 
 	{
@@ -965,7 +1091,10 @@ open_filter_indexes(Oid indexoid)
 			Oid			oid = lfirst_oid(lc);
 
 			if (get_rel_relkind(oid) == RELKIND_INDEX)
+			{
+				flush_pending(oid);
 				out = lappend(out, index_open(oid, AccessShareLock));
+			}
 		}
 	}
 	return out;

@@ -38,34 +38,36 @@ CREATE OPERATOR CLASS bloomfilter_uuid_array_ops DEFAULT FOR TYPE uuid[] USING b
 	FUNCTION 1 (uuid[], uuid[]) bloom_hash(uuid, bigint);
 
 -- The probes read the index's current bits, not a snapshot: VOLATILE.
+-- Restricted to the leader, which adds its transaction's waiting rows
+-- (bloomindex.c) before it reads.
 CREATE FUNCTION bloom_index_contains(index regclass, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, text) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bytea) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bigint) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, uuid) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, xs text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, text[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bytea[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bigint[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, uuid[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 
 CREATE FUNCTION bloom_index_info(index regclass) RETURNS jsonb
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_info(regclass) IS 'geometry, fill, stages and rate of a bloomfilter index (of each partition''s, for a partitioned one)';
 CREATE FUNCTION bloom_index_snapshot(index regclass) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_snapshot(regclass) IS 'the bloomfilter index''s bits as a bloomfilter value (at most 1 GB)';
