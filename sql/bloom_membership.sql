@@ -57,7 +57,7 @@ ORDER BY 1, 2;
 
 -- scalable filters fed 30x past their capacity stay within the target
 CREATE TABLE grown AS
-SELECT fpr, bloom_agg(k, 33334, fpr) AS f
+SELECT fpr, bloom_add(bloom_create(33334, fpr), array_agg(k)) AS f
 FROM keys, (VALUES (0.01::float8), (0.001)) r(fpr) GROUP BY fpr;
 SELECT fpr,
        (bloom_info(f)->>'stages')::int AS stages,
@@ -73,7 +73,7 @@ ORDER BY 1;
 SELECT (bloom_info(f)->>'stages')::int AS stages,
        (SELECT count(*) FROM seen WHERE NOT bloom_contains(f, url)) AS false_negatives,
        bloom_fpr(f) <= 0.01 AS expected_rate_within_target
-FROM (SELECT bloom_agg(url, 80, 0.01) AS f FROM seen) s;
+FROM (SELECT bloom_add(bloom_create(80, 0.01), array_agg(url)) AS f FROM seen) s;
 
 -- a non-scalable filter refuses the element past its capacity
 SELECT err($$SELECT bloom_add(bloom_create(1000, 0.01, 'blocked', false), (SELECT array_agg(k) FROM keys))$$);

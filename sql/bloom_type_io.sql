@@ -28,7 +28,7 @@ INSERT INTO io_src
 SELECT i, bloom_add(bloom_create(i * 100, 0.01, CASE WHEN i % 2 = 0 THEN 'blocked' ELSE 'standard' END),
                     (SELECT array_agg(g::text) FROM generate_series(1, i * 50) g))
 FROM generate_series(1, 6) i;
-INSERT INTO io_src SELECT 7, bloom_agg(g, 10, 0.01) FROM generate_series(1, 500) g;	-- 6 stages
+INSERT INTO io_src SELECT 7, bloom_add(bloom_create(10, 0.01), array_agg(g::bigint)) FROM generate_series(1, 500) g;	-- 6 stages
 \copy io_src TO 'results/bloom_io.bin' WITH (FORMAT binary)
 CREATE TABLE io_dst (LIKE io_src);
 \copy io_dst FROM 'results/bloom_io.bin' WITH (FORMAT binary)
@@ -54,7 +54,7 @@ SELECT err($$SELECT (bloom_create(10)::text || '====')::bloomfilter$$);
 
 -- malformed bytea: every kind of damage is caught by the one checker
 CREATE TABLE good AS SELECT bytea(bloom_add(bloom_create(100), ARRAY['a', 'b'])) AS b,
-                            bytea(bloom_agg(g, 10, 0.01)) AS b3
+                            bytea(bloom_add(bloom_create(10, 0.01), array_agg(g::bigint))) AS b3
                      FROM generate_series(1, 40) g;
 SELECT (bloom_info(b3::bloomfilter)->>'stages')::int AS stages FROM good;
 SELECT err($$SELECT ''::bytea::bloomfilter$$);

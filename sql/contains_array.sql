@@ -39,7 +39,7 @@ SELECT bloom_contains(bloom_add(bloom_create(100), '{a,b}'), '{a,b}') AS literal
 CREATE TABLE ca_keys AS
 SELECT i, md5(i::text) AS k FROM generate_series(1, 600000) i;
 CREATE TABLE ca_filters AS
-SELECT bloom_agg(k, 100000, 0.01) AS grown,
+SELECT bloom_add(bloom_create(100000, 0.01), array_agg(k)) AS grown,
        bloom_add(bloom_create(400000, 0.005, 'standard'), array_agg(k)) AS std,
        counting_bloom_agg(k, 400000, 0.01) AS counting,
        cuckoo_agg(k, 400000, 0.001) AS cuckoo

@@ -1300,11 +1300,12 @@ bloom_union_into(BloomFilter *dst, const BloomFilter *b, char *errbuf)
 			dst->stages[i].rate_units = stage_rate_units(dst, i);
 
 		/*
-		 * A serial build stops filling a stage just past its limit (97.5%
-		 * of its rate); past the full rate means both sides filled it and
-		 * the union would break the rate promise.
+		 * A blocked stage takes no add past its limit (97.5% of its rate),
+		 * nor a union: so a union, like bloom_agg's combine, fails exactly
+		 * when adding the same elements one by one would have.  A standard
+		 * stage may end up to k bits past its fill limit.
 		 */
-		if (dst->layout == BLOOM_LAYOUT_BLOCKED ? dst->stages[i].rate_units > BLOOM_RATE_ONE :
+		if (dst->layout == BLOOM_LAYOUT_BLOCKED ? dst->stages[i].rate_units > BLOOM_RATE_LIMIT :
 			set > dst->stages[i].fill_limit + dst->stages[i].nhashes)
 			return bf_fail(errbuf, BF_ERR_FULL,
 						   "union would exceed the false-positive target: stage %d would hold more than its capacity of %llu elements",

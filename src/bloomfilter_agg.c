@@ -30,34 +30,24 @@ require_agg(FunctionCallInfo fcinfo)
 }
 
 /*
- * Apply queued hashes in arrival order (so the filter, and when it grows
- * its stages, are exactly those of a row-by-row build).  A new stage means
- * a new value, kept aligned like the first (pg_common.h).
+ * Apply queued hashes.  bloom_agg(x, capacity, fpr) does not grow its
+ * filter: a partial state (a parallel worker's, a Citus shard's) cannot
+ * know which of its elements a serial build would have put in a later
+ * stage, so a grown filter would depend on the plan.  Past what the stage
+ * holds (rate_units past its limit), every plan raises the same error: a
+ * serial build on the add that would pass the limit, a combine when the
+ * union passes it (bloom_union_into), which is the same condition as the
+ * rate of a set of bits only grows as bits are added.
  */
 static void
 bloom_flush(PgbfPending *p)
 {
-	const uint64 *h = p->pending;
-	size_t		n = p->npending;
+	BloomFilter *f = (BloomFilter *) p->flat;
+	BloomAddResult r;
+	size_t		done = bloom_add_hashes(f, p->pending, p->npending, &r);
 
-	for (;;)
-	{
-		BloomFilter *f = (BloomFilter *) p->flat;
-		BloomAddResult r;
-		size_t		done = bloom_add_hashes(f, h, n, &r);
-		size_t		size;
-		void	   *alloc;
-		BloomFilter *nf;
-
-		h += done;
-		n -= done;
-		if (n == 0)
-			break;
-		size = pgbf_bloom_grown_size(f, r);
-		nf = pgbf_alloc_value_aligned(p->hdr.eoh_context, size, &alloc);
-		bloom_grow_into(f, nf, size);
-		pgbf_pending_set_flat(p, (struct varlena *) nf, alloc);
-	}
+	if (done < p->npending)
+		pgbf_bloom_agg_full(f);
 	p->npending = 0;
 }
 

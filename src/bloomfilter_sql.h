@@ -18,6 +18,7 @@ extern void pgbf_bloom_new_pending(PgbfPending *p, int64 capacity, double fpr,
 /* bloom_agg(x, capacity, fpr)'s state (its transition and the build scan) */
 extern PgbfPending *pgbf_bloom_agg_new_pending(MemoryContext aggcxt, int64 capacity, double fpr);
 extern size_t pgbf_bloom_grown_size(const BloomFilter *f, BloomAddResult r);
+extern pg_noreturn void pgbf_bloom_agg_full(const BloomFilter *f);
 extern BloomFilter *pgbf_bloom_add(BloomFilter *f, uint64 h, MemoryContext cxt,
 								   bool free_old);
 extern BloomFilter *pgbf_bloom_add_many(BloomFilter *f, const uint64 *h, size_t n,

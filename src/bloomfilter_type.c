@@ -109,6 +109,17 @@ pgbf_bloom_grown_size(const BloomFilter *f, BloomAddResult r)
 	return size;
 }
 
+/* the error of bloom_agg(x, capacity, fpr) past its capacity (every plan) */
+void
+pgbf_bloom_agg_full(const BloomFilter *f)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloom_agg has more distinct inputs than a filter of capacity %llu at fpr %g holds",
+					(unsigned long long) f->capacity, f->fpr),
+			 errhint("Give a larger capacity, or use bloom_agg(x, fpr), which sizes the filter for its input.")));
+}
+
 /*
  * Give f the next stage (a new allocation in cxt, the old one freed only if
  * free_old), or raise the error of a full fixed filter.

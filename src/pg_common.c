@@ -14,6 +14,8 @@
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
+#include "optimizer/optimizer.h"
+#include "nodes/execnodes.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -1180,23 +1182,74 @@ pgbf_combine_nulls(FunctionCallInfo fcinfo, Datum *result)
 	return false;
 }
 
+/*
+ * The value of an aggregate's parameter argument (capacity, fpr, ...) for
+ * a final function over zero rows, which has no row to read it from: a
+ * constant, or an expression of no column (a prepared statement's
+ * parameter) evaluated in the aggregate's context.  Where the call cannot
+ * be seen (a final function called by Citus's coordinator, whose workers
+ * all had zero rows) or the argument reads a column, this raises an error
+ * rather than build an empty filter of other parameters than asked for,
+ * and so does a NULL, as the transition functions do.  false: the call
+ * is to a form of the aggregate without this parameter.
+ */
+static pg_noreturn void
+agg_param_null(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("an aggregate's parameters (capacity, fpr, ...) must not be NULL")));
+}
+
 bool
 pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 	TargetEntry *tle;
+	Expr	   *e;
 
 	/* a final function the build scan calls (buildscan.c) */
 	if (aggref == NULL)
 		aggref = pgbf_build_scan_aggref(fcinfo->context);
 
-	if (aggref == NULL || argno >= list_length(aggref->args))
+	/*
+	 * A form of the aggregate without this parameter: the default (args
+	 * also holds an ORDER BY's expressions, after the arguments).
+	 */
+	if (aggref != NULL && argno >= list_length(aggref->aggargtypes))
 		return false;
+	if (aggref == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("an aggregate over zero rows cannot find the parameters it was given here"),
+				 errdetail("Its final function was called outside an aggregate (on a distributed plan's coordinator, say)."),
+				 errhint("Make an empty filter with the type's create function when the input may be empty.")));
 	tle = (TargetEntry *) list_nth(aggref->args, argno);
-	if (!IsA(tle->expr, Const) || ((Const *) tle->expr)->constisnull)
-		return false;
-	*value = ((Const *) tle->expr)->constvalue;
-	return true;
+	e = tle->expr;
+	if (IsA(e, Const))
+	{
+		if (((Const *) e)->constisnull)
+			agg_param_null();
+		*value = ((Const *) e)->constvalue;
+		return true;
+	}
+	if (!contain_var_clause((Node *) e) && fcinfo->context != NULL &&
+		IsA(fcinfo->context, AggState))
+	{
+		AggState   *agg = (AggState *) fcinfo->context;
+		ExprState  *st = ExecInitExpr(e, &agg->ss.ps);
+		bool		isnull;
+
+		*value = ExecEvalExprSwitchContext(st, agg->ss.ps.ps_ExprContext, &isnull);
+		if (isnull)
+			agg_param_null();
+		return true;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("an aggregate over zero rows cannot evaluate its parameter argument %d", argno + 1),
+			 errhint("Give the aggregate's parameters as constants or query parameters, not columns.")));
+	pg_unreachable();
 }
 
 Datum
