@@ -12,6 +12,22 @@ SELECT bloom_info(bloom_agg(x, 0.001))->>'fpr_target' AS fpr_target
 FROM (SELECT 'a'::text AS x WHERE false) s;
 SELECT bloom_info(f)->>'capacity' AS capacity, bloom_info(f)->>'fpr_target' AS fpr_target
 FROM (SELECT bloom_agg(x, 5000, 0.02) AS f FROM (SELECT 'a'::text AS x WHERE false) s) t;
+-- ... also when they are a prepared statement's parameters (a generic
+-- plan: no constant to read)
+SET plan_cache_mode = force_generic_plan;
+PREPARE zero_rows(bigint, float8) AS
+SELECT bloom_info(f)->>'capacity' AS capacity, bloom_info(f)->>'fpr_target' AS fpr_target,
+       counting_bloom_info(c)->>'capacity' AS counting_capacity
+FROM (SELECT bloom_agg(x, $1, $2) AS f, counting_bloom_agg(x, $1, $2) AS c
+      FROM (SELECT 'a'::text AS x WHERE false) s) t;
+EXECUTE zero_rows(5000, 0.001);
+DEALLOCATE zero_rows;
+RESET plan_cache_mode;
+-- where the final function cannot see the call (Citus's coordinator calls
+-- it outside an aggregate), an error rather than a filter of other
+-- parameters; and a NULL parameter is refused as the transition does
+SELECT err($$SELECT bloom_agg_final(NULL::bloomfilter)$$);
+SELECT err($$SELECT bloom_agg(x, NULL, 0.01) FROM (SELECT 'a'::text AS x WHERE false) s$$);
 SELECT bloom_union_agg(f) IS NULL AS union_null, bloom_intersection_agg(f) IS NULL AS intersection_null
 FROM (SELECT bloom_create(10) AS f WHERE false) s;
 -- NOT bloom_contains over an empty aggregate keeps every row
