@@ -34,6 +34,8 @@ SELECT bloom_index_contains('bi_urls_f', 'https://copied.example/') AS copied_fo
 -- past capacity, a scalable index grows a stage and loses nothing
 INSERT INTO bi_urls SELECT i, 'https://grow.example/' || i FROM generate_series(1, 40000) i;
 SELECT (bloom_index_info('bi_urls_f')->>'stages')::int > 1 AS grew,
+	(bloom_index_info('bi_urls_f')->'stage_info'->0->>'rate_used')::float8 BETWEEN 0.9 AND 0.975
+		AS first_stage_filled_to_its_limit,
 	(bloom_index_info('bi_urls_f')->>'fpr_estimate')::float8 <= 0.01 AS estimate_within_target;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_urls_f', url)) AS false_negatives
 FROM bi_urls;

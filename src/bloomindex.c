@@ -198,8 +198,13 @@ add_stage(Relation index, uint32 expect_nstages, bool wal)
 				 errmsg("bloomfilter index \"%s\" cannot grow past %d stages",
 						RelationGetRelationName(index), BLOOM_MAX_STAGES)));
 	stage_geometry(&meta, n, &s, index);
+	/*
+	 * The relation may be longer than its stages: a stage whose extension
+	 * reached the file but whose WAL record did not survive a crash left
+	 * zero pages behind.  The new stage starts after them.
+	 */
 	first = RelationGetNumberOfBlocks(index);
-	if ((uint64) first != meta.stages[n - 1].first_block + meta.stages[n - 1].npages)
+	if ((uint64) first < meta.stages[n - 1].first_block + meta.stages[n - 1].npages)
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
 				 errmsg("index \"%s\" has %u blocks, its stages account for %llu",
@@ -558,8 +563,12 @@ page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, 
 			ms = &meta_of(metapage)->stages[st];
 			if (ms->pool < need)
 				break;
-			/* borrow a tenth of a page's share at a time, at least */
-			take = Max(need, Min(ms->pool, ms->page_share * o->nblocks / 10));
+			/*
+			 * Borrow a little more than needed, so that the metapage is
+			 * written a few times in a page's life, not on every add; but
+			 * little, as what a page holds unused is lost to the others.
+			 */
+			take = Max(need, Min(ms->pool, ms->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
 			ms->pool -= take;
 			o->budget += take;
 		}
@@ -591,8 +600,8 @@ page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, 
 /*
  * Add h[0 .. n) to the filter: each not already in an older stage goes to
  * the newest one, a page at a time; when a page cannot take one, the stage
- * is full: a new stage is added (or, not scalable, 54000) and the rest go
- * there.  h is reordered.
+ * is full: a new stage is added (or, not scalable, 54000) and what that
+ * page could not take goes there.  h is overwritten.
  */
 static void
 add_hashes(Relation index, uint64 *h, int n, bool wal)
@@ -607,7 +616,8 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 		const BfIdxStage *s;
 		uint64		nblocks;
 		int			m = 0,
-					j;
+					j,
+					left;
 
 		read_meta(index, &meta);
 		last = meta.nstages - 1;
@@ -633,6 +643,12 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 		if (m > 1)
 			qsort(pos, m, sizeof(HashPos), cmp_pos);
 
+		/*
+		 * A page whose budget and the pool cannot take an element leaves it
+		 * and the rest of its own for a new stage; the other pages take
+		 * theirs (each within its budget, so the stage's rate holds).
+		 */
+		left = 0;
 		for (j = 0; j < m;)
 		{
 			uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
@@ -643,17 +659,15 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 				e++;
 			CHECK_FOR_INTERRUPTS();
 			took = page_add(index, &meta, last, pos + j, e - j, wal);
-			j += took;
-			if (j < e)
-				break;
+			for (int i = j + took; i < e; i++)
+				h[left++] = pos[i].h;
+			j = e;
 		}
-		if (j >= m)
+		if (left == 0)
 			break;
 
 		/* the stage is full: the rest go to a new one */
-		for (int i = j; i < m; i++)
-			h[i - j] = pos[i].h;
-		n = m - j;
+		n = left;
 		grow(index, meta.nstages, wal);
 	}
 	pfree(pos);

@@ -55,6 +55,8 @@
  * blocks fill faster than the mean borrows from it.
  */
 #define BFIDX_PAGE_SHARE		0.9
+/* a page borrows at least its base budget / this from the pool */
+#define BFIDX_BORROW_DIVISOR	64
 
 typedef struct BfIdxStage
 {
