@@ -1,0 +1,604 @@
+/*
+ * index_bench.c
+ *		Test-and-add and probe throughput of the bloomfilter index access
+ *		method (libpq) against RedisBloom's BF.MADD / BF.MEXISTS (hiredis),
+ *		with the same keys in the same batches of 1,000 URLs.
+ *
+ *	bench/index_bench.sh builds this, starts both servers and prefills
+ *	them; run alone:
+ *
+ *	index_bench redis-prefill SOCKET N
+ *		BF.RESERVE bf 0.01 N, then key(0) .. key(N-1) by BF.MADD of 1,000,
+ *		pipelined.  Prints redis_prefill_s, redis_bytes and redis_stages
+ *		(BF.INFO SIZE and FILTERS).
+ *	index_bench run SOCKET CONNINFO N BATCHES ROUNDS URLFILE
+ *		Expects both sides prefilled with key(0) .. key(N-1): Redis key
+ *		"bf", PostgreSQL index seen_log_urls on seen_log (urls).
+ *		Prints "name value" lines (see the end of main).
+ *
+ * The keys (the PostgreSQL side makes the same strings in SQL, see
+ * index_bench.sh):
+ *	key(i) = https://host<i % 100003>.example/page/<i>.html
+ *
+ * A batch of set s (A = 0, B = 1, warm-up = 2) has 1,000 URLs: the odd
+ * positions are prefilled keys key(random % N) ("old"), the even ones the
+ * next lines of URLFILE (distinct real URLs: the "new" half), suffixed
+ * "#2" in set B so it does not repeat set A's; past the end of the file,
+ * https://fresh<s>.example/page/<j>.html.  So about half of each batch is
+ * new.  Every batch is a function of (s, batch number) alone: both
+ * servers get the same bytes.
+ *
+ * Timed, one synchronous request per batch, the two sides taking turns
+ * batch by batch:
+ *	probe	set A (nothing of it added yet) by BF.MEXISTS and by
+ *			bloom_index_contains(idx, text[]); ROUNDS passes
+ *	tna1	set A by BF.MADD and by the per-item test-and-add statement
+ *	tna2	set B by BF.MADD and by the array-probe test-and-add statement
+ *			(tna1 and tna2 in ROUNDS slices each, taking turns)
+ * A round's URLs/s = its URLs / the sum of that side's request times, at
+ * the client (round trip included); printed: the medians over the rounds,
+ * and the median, least and greatest of the rounds' PG/Redis ratios.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <hiredis/hiredis.h>
+#include <libpq-fe.h>
+
+#define BATCH 1000
+#define HOSTS 100003
+#define REDIS_KEY "bf"
+#define PIPELINE 16
+
+/* the plain statement: one bloom_index_contains(idx, x) call per item */
+static const char *tna1_sql =
+"WITH b AS (SELECT DISTINCT u FROM unnest($1::text[]) u), "
+"n AS (SELECT array_agg(u) AS urls FROM b "
+"WHERE NOT bloom_index_contains('seen_log_urls', u)) "
+"INSERT INTO seen_log (urls) SELECT urls FROM n WHERE urls IS NOT NULL "
+"RETURNING cardinality(urls)";
+
+/*
+ * One array probe of the whole batch, then the distinct ones among the
+ * unseen: the distinct step sorts about half the batch, not all of it.
+ */
+static const char *tna2_sql =
+"WITH n AS (SELECT array_agg(DISTINCT x) AS urls "
+"FROM unnest($1::text[], bloom_index_contains('seen_log_urls', $1::text[])) "
+"AS p(x, seen) WHERE NOT seen) "
+"INSERT INTO seen_log (urls) SELECT urls FROM n WHERE urls IS NOT NULL "
+"RETURNING cardinality(urls)";
+
+static const char *probe_sql =
+"SELECT bloom_index_contains('seen_log_urls', $1::text[])";
+
+typedef struct Batch
+{
+	char	   *url[BATCH];
+	size_t		len[BATCH];
+	char	   *pgarray;		/* the batch as a text[] literal */
+} Batch;
+
+static char **real_urls;
+static size_t nreal;
+
+static void
+die(const char *msg, const char *detail)
+{
+	fprintf(stderr, "index_bench: %s%s%s\n", msg, detail ? ": " : "", detail ? detail : "");
+	exit(1);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t
+splitmix64(uint64_t *s)
+{
+	uint64_t	z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static char *
+xstrdup_printf_key(uint64_t i)
+{
+	char		buf[96];
+
+	snprintf(buf, sizeof(buf), "https://host%llu.example/page/%llu.html",
+			 (unsigned long long) (i % HOSTS), (unsigned long long) i);
+	return strdup(buf);
+}
+
+static void
+load_real_urls(const char *path)
+{
+	FILE	   *f = fopen(path, "r");
+	char	   *line = NULL;
+	size_t		cap = 0,
+				alloc = 0;
+	ssize_t		n;
+
+	if (!f)
+		die("cannot open URL file", path);
+	while ((n = getline(&line, &cap, f)) > 0)
+	{
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		if (nreal == alloc)
+		{
+			alloc = alloc ? 2 * alloc : 65536;
+			real_urls = realloc(real_urls, alloc * sizeof(char *));
+			if (!real_urls)
+				die("out of memory", NULL);
+		}
+		real_urls[nreal++] = strdup(line);
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
+ * The text[] literal of a batch: every element double-quoted, with " and
+ * \ escaped, as a client library would send it.
+ */
+static char *
+pg_array_literal(Batch *b)
+{
+	size_t		cap = 3,
+				o = 0;
+	char	   *s;
+
+	for (int j = 0; j < BATCH; j++)
+		cap += 2 * b->len[j] + 3;
+	s = malloc(cap);
+	if (!s)
+		die("out of memory", NULL);
+	s[o++] = '{';
+	for (int j = 0; j < BATCH; j++)
+	{
+		if (j > 0)
+			s[o++] = ',';
+		s[o++] = '"';
+		for (size_t k = 0; k < b->len[j]; k++)
+		{
+			char		c = b->url[j][k];
+
+			if (c == '"' || c == '\\')
+				s[o++] = '\\';
+			s[o++] = c;
+		}
+		s[o++] = '"';
+	}
+	s[o++] = '}';
+	s[o] = '\0';
+	return s;
+}
+
+static Batch *
+make_batches(int set, int nbatches, uint64_t n)
+{
+	Batch	   *bs = calloc(nbatches, sizeof(Batch));
+
+	if (!bs)
+		die("out of memory", NULL);
+	for (int b = 0; b < nbatches; b++)
+	{
+		uint64_t	seed = ((uint64_t) set << 32) ^ (uint64_t) b;
+
+		for (int j = 0; j < BATCH; j++)
+		{
+			char	   *u;
+
+			if (j % 2 == 1)
+				u = xstrdup_printf_key(splitmix64(&seed) % n);
+			else
+			{
+				/* set A and set B read the file from its start */
+				size_t		idx = (size_t) b * (BATCH / 2) + j / 2;
+				char		buf[4096];
+
+				if (set != 2 && idx < nreal)
+					snprintf(buf, sizeof(buf), "%s%s", real_urls[idx], set == 1 ? "#2" : "");
+				else
+					snprintf(buf, sizeof(buf), "https://fresh%d.example/page/%zu.html", set, idx);
+				u = strdup(buf);
+			}
+			if (!u)
+				die("out of memory", NULL);
+			bs[b].url[j] = u;
+			bs[b].len[j] = strlen(u);
+		}
+		bs[b].pgarray = pg_array_literal(&bs[b]);
+	}
+	return bs;
+}
+
+static redisContext *
+redis_connect(const char *socket)
+{
+	redisContext *c = redisConnectUnix(socket);
+
+	if (!c || c->err)
+		die("cannot connect to redis", c ? c->errstr : socket);
+	return c;
+}
+
+static redisReply *
+redis_checked(redisContext *c, redisReply *r)
+{
+	if (!r)
+		die("redis", c->errstr);
+	if (r->type == REDIS_REPLY_ERROR)
+		die("redis error", r->str);
+	return r;
+}
+
+/* BF.MADD or BF.MEXISTS of one batch; returns how many answered 1 */
+static long
+redis_batch(redisContext *c, const char *cmd, Batch *b)
+{
+	const char *argv[BATCH + 2];
+	size_t		argl[BATCH + 2];
+	redisReply *r;
+	long		ones = 0;
+
+	argv[0] = cmd;
+	argl[0] = strlen(cmd);
+	argv[1] = REDIS_KEY;
+	argl[1] = strlen(REDIS_KEY);
+	for (int j = 0; j < BATCH; j++)
+	{
+		argv[j + 2] = b->url[j];
+		argl[j + 2] = b->len[j];
+	}
+	r = redis_checked(c, redisCommandArgv(c, BATCH + 2, argv, argl));
+	if (r->type != REDIS_REPLY_ARRAY || r->elements != BATCH)
+		die("unexpected redis reply", cmd);
+	for (size_t k = 0; k < r->elements; k++)
+		ones += r->element[k]->integer == 1;
+	freeReplyObject(r);
+	return ones;
+}
+
+/* one field of BF.INFO: SIZE (bytes) or FILTERS (stages) */
+static long
+redis_info(redisContext *c, const char *field)
+{
+	redisReply *r = redis_checked(c, redisCommand(c, "BF.INFO %s %s", REDIS_KEY, field));
+	long		v;
+
+	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1)
+		v = r->element[0]->integer;
+	else
+		v = r->integer;
+	freeReplyObject(r);
+	return v;
+}
+
+/*
+ * key(0) .. key(n-1) into a filter reserved at capacity n: BF.MADD of
+ * 1,000 keys, PIPELINE commands in flight.
+ */
+static void
+redis_prefill(const char *socket, uint64_t n)
+{
+	redisContext *c = redis_connect(socket);
+	double		t0;
+	uint64_t	sent = 0,
+				inflight = 0;
+	const char *argv[BATCH + 2];
+	size_t		argl[BATCH + 2];
+	char	   *keys[BATCH];
+	redisReply *r;
+
+	freeReplyObject(redis_checked(c, redisCommand(c, "DEL %s", REDIS_KEY)));
+	t0 = now();
+	freeReplyObject(redis_checked(c, redisCommand(c, "BF.RESERVE %s 0.01 %llu",
+												  REDIS_KEY, (unsigned long long) n)));
+	argv[0] = "BF.MADD";
+	argl[0] = 7;
+	argv[1] = REDIS_KEY;
+	argl[1] = strlen(REDIS_KEY);
+	while (sent < n)
+	{
+		int			m = (n - sent) < BATCH ? (int) (n - sent) : BATCH;
+
+		for (int j = 0; j < m; j++)
+		{
+			keys[j] = xstrdup_printf_key(sent + j);
+			argv[j + 2] = keys[j];
+			argl[j + 2] = strlen(keys[j]);
+		}
+		if (redisAppendCommandArgv(c, m + 2, argv, argl) != REDIS_OK)
+			die("redis", c->errstr);
+		for (int j = 0; j < m; j++)
+			free(keys[j]);
+		sent += m;
+		if (++inflight == PIPELINE)
+		{
+			if (redisGetReply(c, (void **) &r) != REDIS_OK)
+				die("redis", c->errstr);
+			freeReplyObject(redis_checked(c, r));
+			inflight--;
+		}
+	}
+	while (inflight-- > 0)
+	{
+		if (redisGetReply(c, (void **) &r) != REDIS_OK)
+			die("redis", c->errstr);
+		freeReplyObject(redis_checked(c, r));
+	}
+	printf("redis_prefill_s %.3f\n", now() - t0);
+	printf("redis_bytes %ld\n", redis_info(c, "SIZE"));
+	printf("redis_stages %ld\n", redis_info(c, "FILTERS"));
+	redisFree(c);
+}
+
+static PGconn *
+pg_connect(const char *conninfo)
+{
+	PGconn	   *c = PQconnectdb(conninfo);
+
+	if (PQstatus(c) != CONNECTION_OK)
+		die("cannot connect to postgres", PQerrorMessage(c));
+	return c;
+}
+
+static void
+pg_prepare(PGconn *c, const char *name, const char *sql)
+{
+	PGresult   *r = PQprepare(c, name, sql, 1, NULL);
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		die("prepare failed", PQerrorMessage(c));
+	PQclear(r);
+}
+
+/*
+ * One batch through a prepared statement.  probe: count the t's of the
+ * boolean[] answer; test-and-add: the RETURNING cardinality, 0 if no row.
+ */
+static long
+pg_batch(PGconn *c, const char *stmt, Batch *b, int probe)
+{
+	const char *params[1] = {b->pgarray};
+	PGresult   *r = PQexecPrepared(c, stmt, 1, params, NULL, NULL, 0);
+	long		v = 0;
+	ExecStatusType st = PQresultStatus(r);
+
+	if (st != PGRES_TUPLES_OK)
+		die("statement failed", PQerrorMessage(c));
+	if (probe)
+	{
+		const char *s = PQgetvalue(r, 0, 0);
+		long		items = 1;
+
+		for (; *s; s++)
+		{
+			v += *s == 't';
+			items += *s == ',';
+		}
+		if (items != BATCH)
+			die("probe answered the wrong number of items", stmt);
+	}
+	else if (PQntuples(r) == 1)
+		v = atol(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return v;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+typedef struct Pass
+{
+	double		ups;			/* URLs per second */
+	double		batch_ms;		/* median batch latency */
+	long		ones;			/* 1s answered (Redis) / ts or new (PG) */
+} Pass;
+
+/*
+ * One pass over the batches on both sides, a batch to Redis and then the
+ * same batch to PostgreSQL: a noisy spell on the shared machine lands on
+ * both alike, so their ratio holds still even when the figures move.
+ * URLs/s is over the summed request times of each side.
+ */
+static void
+run_pass(redisContext *rc, const char *cmd, PGconn *pc, const char *stmt, int probe,
+		 Batch *bs, int nbatches, Pass *rp, Pass *pp)
+{
+	double	   *rlat = malloc(nbatches * sizeof(double));
+	double	   *plat = malloc(nbatches * sizeof(double));
+	double		rsum = 0,
+				psum = 0,
+				t;
+
+	if (!rlat || !plat)
+		die("out of memory", NULL);
+	memset(rp, 0, sizeof(Pass));
+	memset(pp, 0, sizeof(Pass));
+	for (int b = 0; b < nbatches; b++)
+	{
+		t = now();
+		rp->ones += redis_batch(rc, cmd, &bs[b]);
+		rlat[b] = now() - t;
+		t = now();
+		pp->ones += pg_batch(pc, stmt, &bs[b], probe);
+		plat[b] = now() - t;
+		rsum += rlat[b];
+		psum += plat[b];
+	}
+	rp->ups = (double) BATCH * nbatches / rsum;
+	pp->ups = (double) BATCH * nbatches / psum;
+	rp->batch_ms = 1000 * median(rlat, nbatches);
+	pp->batch_ms = 1000 * median(plat, nbatches);
+	free(rlat);
+	free(plat);
+}
+
+/* a measure's rounds: each side's figures, and their ratio round by round */
+typedef struct Series
+{
+	int			n;
+	double	   *rups,
+			   *pups,
+			   *rms,
+			   *pms,
+			   *ratio;
+	long		rones,
+				pones;
+} Series;
+
+static void
+series_init(Series *s, int rounds)
+{
+	s->n = 0;
+	s->rones = s->pones = 0;
+	s->rups = malloc(rounds * sizeof(double));
+	s->pups = malloc(rounds * sizeof(double));
+	s->rms = malloc(rounds * sizeof(double));
+	s->pms = malloc(rounds * sizeof(double));
+	s->ratio = malloc(rounds * sizeof(double));
+	if (!s->rups || !s->pups || !s->rms || !s->pms || !s->ratio)
+		die("out of memory", NULL);
+}
+
+/* sum_ones: add up the 1s over rounds (distinct batches), or keep one's */
+static void
+series_add(Series *s, Pass r, Pass p, int sum_ones)
+{
+	s->rups[s->n] = r.ups;
+	s->pups[s->n] = p.ups;
+	s->rms[s->n] = r.batch_ms;
+	s->pms[s->n] = p.batch_ms;
+	s->ratio[s->n] = p.ups / r.ups;
+	s->n++;
+	s->rones = sum_ones ? s->rones + r.ones : r.ones;
+	s->pones = sum_ones ? s->pones + p.ones : p.ones;
+}
+
+static void
+series_print(const char *name, Series *s)
+{
+	printf("%s_redis_ups %.0f\n", name, median(s->rups, s->n));
+	printf("%s_pg_ups %.0f\n", name, median(s->pups, s->n));
+	printf("%s_redis_ms %.3f\n", name, median(s->rms, s->n));
+	printf("%s_pg_ms %.3f\n", name, median(s->pms, s->n));
+	printf("%s_redis_ones %ld\n", name, s->rones);
+	printf("%s_pg_ones %ld\n", name, s->pones);
+	/* median() sorted the ratios: the ends are the extremes */
+	printf("%s_ratio %.3f\n", name, median(s->ratio, s->n));
+	printf("%s_ratio_min %.3f\n", name, s->ratio[0]);
+	printf("%s_ratio_max %.3f\n", name, s->ratio[s->n - 1]);
+}
+
+int
+main(int argc, char **argv)
+{
+	redisContext *rc;
+	PGconn	   *pc;
+	uint64_t	n;
+	int			nbatches,
+				rounds;
+	Batch	   *setA,
+			   *setB,
+			   *warm;
+	Pass		pr,
+				pp;
+	Series		probe,
+				tna1,
+				tna2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && strcmp(argv[1], "redis-prefill") == 0)
+	{
+		redis_prefill(argv[2], strtoull(argv[3], NULL, 10));
+		return 0;
+	}
+	if (argc != 8 || strcmp(argv[1], "run") != 0)
+	{
+		fprintf(stderr, "usage: index_bench redis-prefill SOCKET N\n"
+				"       index_bench run SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n");
+		return 2;
+	}
+	n = strtoull(argv[4], NULL, 10);
+	nbatches = atoi(argv[5]);
+	rounds = atoi(argv[6]);
+	if (n == 0 || nbatches <= 0 || rounds <= 0 || rounds > nbatches)
+		die("N, BATCHES and ROUNDS must be positive, ROUNDS at most BATCHES", NULL);
+	load_real_urls(argv[7]);
+	setA = make_batches(0, nbatches, n);
+	setB = make_batches(1, nbatches, n);
+	warm = make_batches(2, 20, n);
+
+	rc = redis_connect(argv[2]);
+	pc = pg_connect(argv[3]);
+	pg_prepare(pc, "probe", probe_sql);
+	pg_prepare(pc, "tna1", tna1_sql);
+	pg_prepare(pc, "tna2", tna2_sql);
+
+	/* warm-up, not timed: connections, plans, caches */
+	run_pass(rc, "BF.MEXISTS", pc, "probe", 1, warm, 20, &pr, &pp);
+
+	/* probe-only: ROUNDS passes over all of set A (probes change nothing) */
+	series_init(&probe, rounds);
+	for (int r = 0; r < rounds; r++)
+	{
+		run_pass(rc, "BF.MEXISTS", pc, "probe", 1, setA, nbatches, &pr, &pp);
+		series_add(&probe, pr, pp, 0);
+	}
+
+	/*
+	 * Test-and-add changes the filters, so each batch goes once: sets A
+	 * and B in ROUNDS slices, the two statements' slices taking turns, so
+	 * neither always meets the fuller filter
+	 */
+	series_init(&tna1, rounds);
+	series_init(&tna2, rounds);
+	for (int r = 0; r < rounds; r++)
+	{
+		int			from = (int) ((long) nbatches * r / rounds),
+					to = (int) ((long) nbatches * (r + 1) / rounds);
+
+		run_pass(rc, "BF.MADD", pc, "tna1", 0, setA + from, to - from, &pr, &pp);
+		series_add(&tna1, pr, pp, 1);
+		run_pass(rc, "BF.MADD", pc, "tna2", 0, setB + from, to - from, &pr, &pp);
+		series_add(&tna2, pr, pp, 1);
+	}
+	series_print("probe", &probe);
+	series_print("tna1", &tna1);
+	series_print("tna2", &tna2);
+	printf("redis_bytes_after %ld\n", redis_info(rc, "SIZE"));
+	printf("redis_stages_after %ld\n", redis_info(rc, "FILTERS"));
+
+	redisFree(rc);
+	PQfinish(pc);
+	return 0;
+}

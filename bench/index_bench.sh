@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# The bloomfilter index access method against RedisBloom, side by side:
+# test-and-add and probe throughput with batches of 1,000 URLs, into a
+# filter prefilled with N keys (bench/README.md, "Index vs RedisBloom").
+#
+#   bash bench/index_bench.sh          as root or a sudoer; prints a markdown
+#                                      table, also kept in
+#                                      bench/results/index_latest.txt
+#
+#   BENCH_INDEX_SIZES="1000000 100000000"  prefilled sizes (default 1000000)
+#   BENCH_INDEX_BATCHES=200           timed batches of 1,000 URLs per pass
+#   BENCH_INDEX_ROUNDS=5              probe-only passes over all batches, and
+#                                     slices the test-and-add batches are cut
+#                                     in; medians are reported
+#   BENCH_INDEX_PG_PREFILL=build      build: load the table, then CREATE INDEX;
+#                                     insert: CREATE INDEX, then load the table
+#   BENCH_INDEX_SHARED_BUFFERS=2GB    enough to hold the 100M index
+#   BENCH_INDEX_PIN=1                 servers on the last CPU, the client on
+#                                     the others (taskset)
+#   BENCH_INDEX_INSTALL=0             skip building and installing bloomfilter
+#   BENCH_INDEX_KEEP=1                keep the scratch dir (/tmp/bench-index-*)
+#   REDISBLOOM_TARBALL, REDISBLOOM_CACHE  source, and where the built .so is
+#                                     kept between runs
+#
+# Stage 1 (root): installs redis-server, libhiredis-dev and libpq-dev if
+# missing, builds and installs bloomfilter (nice 10), builds RedisBloom's
+# module from the peers tarball once (plain gcc, see ../shared/peers), and
+# compiles bench/index_bench.c.  Stage 2 (the unprivileged test user):
+# starts a throwaway PostgreSQL cluster and a redis-server in a scratch
+# dir, prefills both with the same keys for each size, and runs
+# index_bench.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. tools/lib.sh
+
+SIZES=${BENCH_INDEX_SIZES:-1000000}
+BATCHES=${BENCH_INDEX_BATCHES:-200}
+ROUNDS=${BENCH_INDEX_ROUNDS:-5}
+PG_PREFILL=${BENCH_INDEX_PG_PREFILL:-build}
+SHARED_BUFFERS=${BENCH_INDEX_SHARED_BUFFERS:-2GB}
+PIN=${BENCH_INDEX_PIN:-0}
+RB_VERSION=2.8.20
+RB_TARBALL=${REDISBLOOM_TARBALL:-../shared/peers/redisbloom-$RB_VERSION.tar.xz}
+RB_CACHE=${REDISBLOOM_CACHE:-/var/cache/bloomfilter/redisbloom}
+DATA=../shared/data
+
+# RedisBloom's own build downloads its toolchain (deps/readies): build the
+# module's sources with plain gcc, as ../shared/peers/README.md describes
+build_redisbloom() {
+	local so=$RB_CACHE/redisbloom-$RB_VERSION.so src f
+	[ -f "$so" ] && return 0
+	[ -f "$RB_TARBALL" ] || { log "no RedisBloom source at $RB_TARBALL"; exit 1; }
+	log "building RedisBloom $RB_VERSION into $so"
+	src=$(mktemp -d /tmp/bench-index-rb.XXXXXX)
+	tar -xJf "$RB_TARBALL" -C "$src"
+	(
+		cd "$src/redisbloom-$RB_VERSION"
+		mkdir -p deps/readies/cetara/diag obj
+		touch deps/readies/cetara/diag/gdb.h
+		# the module's sources, as its Makefile lists them, and t-digest's
+		for f in deps/bloom/bloom.c deps/murmur2/MurmurHash2.c deps/rmutil/util.c \
+			src/rebloom.c src/sb.c src/cf.c src/rm_topk.c src/rm_tdigest.c src/topk.c \
+			src/rm_cms.c src/cms.c deps/t-digest-c/src/tdigest.c; do
+			nice -n 10 gcc -fPIC -O3 -std=gnu99 -fno-strict-aliasing -fcommon -D_GNU_SOURCE \
+				-DREDIS_MODULE_TARGET -DREDISMODULE_SDK_RLEC -I. -Isrc -Ideps/RedisModulesSDK \
+				-Ideps -Ideps/murmur2 -Ideps/t-digest-c/src -c "$f" -o "obj/$(basename "$f" .c).o"
+		done
+		nice -n 10 gcc -shared -o redisbloom.so obj/*.o -lm
+		as_root mkdir -p "$RB_CACHE"
+		as_root install -m 755 redisbloom.so "$so"
+	)
+	rm -rf "$src"
+}
+
+if [ "${1:-}" != "--stage2" ]; then
+	EXTRA_DEPS="redis-server libhiredis-dev libpq-dev" ensure_deps
+	if [ "${BENCH_INDEX_INSTALL:-1}" = 1 ]; then
+		# a build at nice 10: the machine is shared
+		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
+	fi
+	build_redisbloom
+	scratch=$(mktemp -d /tmp/bench-index-XXXXXX)
+	chmod 755 "$scratch"
+	nice -n 10 gcc -O2 -std=gnu11 -Wall -Wextra -I"$("$PG_CONFIG" --includedir)" \
+		-o "$scratch/index_bench" bench/index_bench.c -lhiredis -lpq
+	# the batches' new half: real URLs, each once (the links in the order a
+	# crawler found them, then the packages' home pages)
+	gzip -dc "$DATA/doc-links-stream.txt.gz" "$DATA/debian-homepages.txt.gz" | awk '!seen[$0]++' >"$scratch/urls.txt"
+	cp "$RB_CACHE/redisbloom-$RB_VERSION.so" "$scratch/redisbloom.so"
+	if [ "$(id -u)" = 0 ]; then
+		id "$TEST_USER" >/dev/null 2>&1 || useradd --system --shell /bin/bash --home-dir "$scratch" "$TEST_USER"
+		chown -R "$TEST_USER" "$scratch"
+	fi
+	log "index benchmark in $scratch"
+	status=0
+	as_user env SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" \
+		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
+	if [ $status -eq 0 ]; then
+		mkdir -p bench/results
+		cp "$scratch/results.md" bench/results/index_latest.txt
+		log "results in bench/results/index_latest.txt"
+	fi
+	if [ "${BENCH_INDEX_KEEP:-0}" = 1 ] || [ $status -ne 0 ]; then
+		log "scratch dir kept: $scratch"
+	else
+		rm -rf "$scratch"
+	fi
+	exit $status
+fi
+
+# ---- stage 2: unprivileged, in the scratch dir ----
+scratch=$2
+ensure_deps >/dev/null
+REDIS_SOCK=$scratch/redis.sock
+stop_all() {
+	[ -f "$scratch/redis.pid" ] && kill "$(cat "$scratch/redis.pid")" 2>/dev/null
+	stop_cluster
+}
+trap stop_all EXIT
+start_cluster "$scratch"
+# the index in shared buffers: time the CPU work, not the page cache; room
+# for a 100M prefill's WAL between checkpoints
+psql() { PGOPTIONS="-c client_min_messages=warning" "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
+psql -c "ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS'" \
+	-c "ALTER SYSTEM SET maintenance_work_mem = '1GB'" \
+	-c "ALTER SYSTEM SET max_wal_size = '16GB'" \
+	-c "ALTER SYSTEM SET checkpoint_timeout = '1h'" \
+	-c "ALTER SYSTEM SET max_parallel_workers_per_gather = 0"
+# BENCH_INDEX_PIN=1: both servers on the last CPU, the client on the
+# others, so each request crosses between the same two CPUs on both sides
+if [ "$PIN" = 1 ] && [ "$(nproc)" -ge 2 ]; then
+	server_cpu=$(($(nproc) - 1))
+	on_server() { taskset -c "$server_cpu" "$@"; }
+	on_client() { taskset -c "0-$((server_cpu - 1))" "$@"; }
+else
+	on_server() { "$@"; }
+	on_client() { "$@"; }
+fi
+on_server "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
+psql -c "CREATE EXTENSION bloomfilter" -c "CREATE EXTENSION pg_prewarm"
+
+on_server redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch" --save '' --appendonly no \
+	--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
+	--logfile "$scratch/redis.log"
+for _ in $(seq 50); do redis-cli -s "$REDIS_SOCK" PING >/dev/null 2>&1 && break; sleep 0.1; done
+
+secs() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# key(i) of bench/index_bench.c, 1,000 to a row: one array per row, made a
+# row at a time (a GROUP BY over the whole series would hold it all)
+load_sql() {
+	cat <<SQL
+INSERT INTO seen_log (urls)
+SELECT (SELECT array_agg('https://host' || (i % 100003) || '.example/page/' || i || '.html')
+        FROM generate_series(g * 1000, least(g * 1000 + 999, $1 - 1)) i)
+FROM generate_series(0::bigint, ($1 - 1) / 1000) g
+SQL
+}
+
+results=$scratch/results.txt
+: >"$results"
+# one "size name value" line of the results
+put() { echo "$n $1 $2" >>"$results"; }
+t_start=$(date +%s)
+read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
+for n in $SIZES; do
+	log "size $n: RedisBloom prefill"
+	redis-cli -s "$REDIS_SOCK" FLUSHALL >/dev/null
+	on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" | sed "s/^/$n /" >>"$results"
+
+	log "size $n: PostgreSQL prefill ($PG_PREFILL)"
+	psql -c "DROP TABLE IF EXISTS seen_log" -c "CREATE TABLE seen_log (urls text[])"
+	index_sql="CREATE INDEX seen_log_urls ON seen_log USING bloomfilter (urls) WITH (capacity = $n, fpr = 0.01)"
+	t0=$(secs)
+	if [ "$PG_PREFILL" = insert ]; then
+		psql -c "$index_sql"
+		t1=$(secs)
+		psql -c "$(load_sql "$n")"
+		t2=$(secs)
+		put pg_index_s "$(elapsed "$t0" "$t1")"
+		put pg_load_s "$(elapsed "$t1" "$t2")"
+	else
+		psql -c "$(load_sql "$n")"
+		t1=$(secs)
+		psql -c "$index_sql"
+		t2=$(secs)
+		put pg_load_s "$(elapsed "$t0" "$t1")"
+		put pg_index_s "$(elapsed "$t1" "$t2")"
+	fi
+	put pg_prefill_s "$(elapsed "$t0" "$t2")"
+	# not timed: hint bits and statistics, the index into shared buffers
+	psql -c "VACUUM ANALYZE seen_log" -c "SELECT pg_prewarm('seen_log_urls')" >/dev/null
+	# a checkpoint now, so none falls inside the timed passes (each index
+	# page's first change after it is then logged whole: at 10M, 129 kB of
+	# WAL a test-and-add batch against 114 kB without it)
+	psql -c "CHECKPOINT"
+	put pg_bytes "$(psql -Atc "SELECT pg_relation_size('seen_log_urls')")"
+	put pg_stages "$(psql -Atc "SELECT bloom_index_info('seen_log_urls')->>'stages'")"
+	put pg_table_bytes "$(psql -Atc "SELECT pg_total_relation_size('seen_log')")"
+
+	log "size $n: $BATCHES batches of 1,000, $ROUNDS probe rounds"
+	lsn=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
+	on_client "$scratch/index_bench" run "$REDIS_SOCK" "host=$PGHOST port=$PGPORT user=$PGUSER dbname=postgres" \
+		"$n" "$BATCHES" "$ROUNDS" "$scratch/urls.txt" | sed "s/^/$n /" >>"$results"
+	# the probes write none: all of it is the test-and-add statements'
+	put pg_wal_bytes "$(psql -Atc "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn')")"
+	put pg_bytes_after "$(psql -Atc "SELECT pg_relation_size('seen_log_urls')")"
+	put pg_stages_after "$(psql -Atc "SELECT bloom_index_info('seen_log_urls')->>'stages'")"
+	psql -c "DROP TABLE seen_log"
+done
+read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ </proc/stat
+tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 + sq0 + st0)))
+
+{
+	echo "bloomfilter index vs RedisBloom, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
+		"BENCH_INDEX_SIZES=\"$SIZES\" BENCH_INDEX_BATCHES=$BATCHES BENCH_INDEX_ROUNDS=$ROUNDS BENCH_INDEX_PG_PREFILL=$PG_PREFILL BENCH_INDEX_PIN=$PIN"
+	echo
+	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
+		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
+		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
+		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"
+	echo "- Redis: $(redis-server --version | awk '{print $3}' | sed 's/^v=//')," \
+		"RedisBloom $RB_VERSION (gcc -O3, ../shared/peers/README.md), no persistence, unix socket, hiredis"
+	echo "- wall time $(($(date +%s) - t_start)) s; CPU steal $((100 * (st1 - st0) / (tot > 0 ? tot : 1)))%;" \
+		"load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+	awk -v batches="$BATCHES" -v prefill="$PG_PREFILL" '
+	{ v[$1, $2] = $3; if (!($1 in seen)) { seen[$1] = 1; sizes[++ns] = $1 } }
+	function mb(b) { return sprintf("%.1f", b / 1048576) }
+	function rate(u) { return sprintf("%.0f", u) }
+	function r(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
+	function human(n) {
+		if (n >= 1e6 && n % 1e6 == 0) return (n / 1e6) "M"
+		if (n >= 1e3 && n % 1e3 == 0) return (n / 1e3) "k"
+		return n
+	}
+	function pass(s, p, what) {
+		printf "| %s | %s, URLs/s (ms per batch) | %s (%.2f) | %s (%.2f) | %.2f (%.2f-%.2f) |\n", human(s), what,
+			rate(v[s, p "_redis_ups"]), v[s, p "_redis_ms"], rate(v[s, p "_pg_ups"]), v[s, p "_pg_ms"],
+			v[s, p "_ratio"], v[s, p "_ratio_min"], v[s, p "_ratio_max"]
+	}
+	END {
+		print "| size | measure | RedisBloom | bloomfilter index | PG/Redis |"
+		print "|---|---|---|---|---|"
+		for (k = 1; k <= ns; k++) {
+			s = sizes[k]
+			if (prefill == "insert")
+				how = sprintf("empty index %.2f + table through it %.2f", v[s, "pg_index_s"], v[s, "pg_load_s"])
+			else
+				how = sprintf("table %.2f + index %.2f", v[s, "pg_load_s"], v[s, "pg_index_s"])
+			printf "| %s | prefill, s | %.2f (BF.MADD of 1,000, 16 in flight) | %.2f (%s) | %s |\n",
+				human(s), v[s, "redis_prefill_s"], v[s, "pg_prefill_s"], how,
+				r(v[s, "pg_prefill_s"], v[s, "redis_prefill_s"])
+			printf "| %s | filter size, MB, stages: prefilled -> after the adds | %s, %d -> %s, %d | %s, %d -> %s, %d | %s |\n", human(s),
+				mb(v[s, "redis_bytes"]), v[s, "redis_stages"], mb(v[s, "redis_bytes_after"]), v[s, "redis_stages_after"],
+				mb(v[s, "pg_bytes"]), v[s, "pg_stages"], mb(v[s, "pg_bytes_after"]), v[s, "pg_stages_after"],
+				r(v[s, "pg_bytes"], v[s, "redis_bytes"])
+			pass(s, "probe", "probe 1,000: BF.MEXISTS / bloom_index_contains(idx, text[])")
+			pass(s, "tna1", "test-and-add 1,000, set A: BF.MADD / per-item probe statement")
+			pass(s, "tna2", "test-and-add 1,000, set B: BF.MADD / array probe statement")
+		}
+		print ""
+		print "URLs/s and ms: medians over the rounds. PG/Redis: for the URLs/s rows, the median (least-greatest) of the throughput ratios of the rounds,"
+		print "the two sides taking turns batch by batch (below 1: PostgreSQL slower); for the others, the ratio of time or size."
+		print ""
+		print "Checks (each side should agree up to false positives):"
+		print ""
+		print "| size | probe: members found of " 500 * batches " (Redis, PG) | set A: new (Redis, PG) | set B: new (Redis, PG) | PostgreSQL table | WAL per test-and-add batch |"
+		print "|---|---|---|---|---|---|"
+		for (k = 1; k <= ns; k++) {
+			s = sizes[k]
+			printf "| %s | %d, %d | %d, %d | %d, %d | %s MB | %.0f kB |\n", human(s),
+				v[s, "probe_redis_ones"], v[s, "probe_pg_ones"], v[s, "tna1_redis_ones"], v[s, "tna1_pg_ones"],
+				v[s, "tna2_redis_ones"], v[s, "tna2_pg_ones"], mb(v[s, "pg_table_bytes"]),
+				v[s, "pg_wal_bytes"] / (2 * batches) / 1024
+		}
+	}' "$results"
+} | tee "$scratch/results.md"
+
+# every prefilled key answers "seen" on both sides: a false negative fails the run
+awk -v want=$((500 * BATCHES)) '$2 ~ /^probe_(redis|pg)_ones$/ && $3 < want { bad = 1; print "false negatives: " $0 > "/dev/stderr" }
+	END { exit bad }' "$results"
