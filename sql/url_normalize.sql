@@ -121,3 +121,10 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM url_par WHERE url_normalize(u) LIKE 'ht
 SELECT count(*) FROM url_par WHERE url_normalize(u) LIKE 'http://host%.example.com/a/b/%';
 DROP TABLE url_par;
 RESET ALL;
+
+-- url_host: the normalized host, for distributing or partitioning by host
+SELECT u, url_host(u)
+FROM (VALUES ('HTTP://User:Pw@WWW.Example.COM:8080/a?b#c'), ('https://example.org'),
+             ('http://[::1]:80/x'), ('http://[2001:DB8::1]/'), ('mailto:someone@example.org'),
+             ('not a url'), ('http:///nohost'), ('file:///etc/hosts'), ('http://a@b@c.example/'),
+             ('http://%41bc.example/'), ('')) v(u);

@@ -11,6 +11,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/primnodes.h"
@@ -1281,4 +1282,154 @@ Datum
 bf_value_to_bytea(PG_FUNCTION_ARGS)
 {
 	return pgbf_to_bytea(fcinfo);
+}
+
+/*
+ * Equality of two values of one filter type: the same bytes (the same
+ * parameters, format and bits), and its hash (hash opclass support 1 and
+ * 2), so that DISTINCT, GROUP BY, UNION and hash joins work on filter
+ * columns.  Long values are compared and hashed a stretch at a time, with
+ * interrupt checks between.
+ */
+static uint64
+value_hash(struct varlena *v, uint64 seed)
+{
+	const char *p = VARDATA_ANY(v);
+	size_t		n = VARSIZE_ANY_EXHDR(v);
+	uint64		h = seed;
+
+	do
+	{
+		size_t		c = Min(n, BF_INTERRUPT_BYTES);
+
+		h = DatumGetUInt64(hash_any_extended((const unsigned char *) p, (int) c, h));
+		p += c;
+		n -= c;
+		if (n > 0)
+			CHECK_FOR_INTERRUPTS();
+	} while (n > 0);
+	return h;
+}
+
+static bool
+value_eq(FunctionCallInfo fcinfo)
+{
+	struct varlena *a = PG_GETARG_VARLENA_PP(0);
+	struct varlena *b = PG_GETARG_VARLENA_PP(1);
+	const char *pa = VARDATA_ANY(a),
+			   *pb = VARDATA_ANY(b);
+	size_t		n = VARSIZE_ANY_EXHDR(a);
+
+	if (n != VARSIZE_ANY_EXHDR(b))
+		return false;
+	while (n > 0)
+	{
+		size_t		c = Min(n, BF_INTERRUPT_BYTES);
+
+		if (memcmp(pa, pb, c) != 0)
+			return false;
+		pa += c;
+		pb += c;
+		n -= c;
+		if (n > 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return true;
+}
+
+PG_FUNCTION_INFO_V1(bf_value_eq);
+Datum
+bf_value_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_eq(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bf_value_ne);
+Datum
+bf_value_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!value_eq(fcinfo));
+}
+
+/* the low 32 bits of the extended hash with seed 0, as hash opclasses ask */
+PG_FUNCTION_INFO_V1(bf_value_hash);
+Datum
+bf_value_hash(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32((int32) value_hash(PG_GETARG_VARLENA_PP(0), 0));
+}
+
+PG_FUNCTION_INFO_V1(bf_value_hash_extended);
+Datum
+bf_value_hash_extended(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) value_hash(PG_GETARG_VARLENA_PP(0), (uint64) PG_GETARG_INT64(1)));
+}
+
+/*
+ * A total order on one type's values (the bytes, compared as unsigned,
+ * the shorter first when one is a prefix of the other): meaningless as an
+ * order of filters, but what a btree operator class needs, and so
+ * count(DISTINCT f), ORDER BY and merge joins.
+ */
+static int
+value_cmp(FunctionCallInfo fcinfo)
+{
+	struct varlena *a = PG_GETARG_VARLENA_PP(0);
+	struct varlena *b = PG_GETARG_VARLENA_PP(1);
+	const char *pa = VARDATA_ANY(a),
+			   *pb = VARDATA_ANY(b);
+	size_t		na = VARSIZE_ANY_EXHDR(a),
+				nb = VARSIZE_ANY_EXHDR(b),
+				n = Min(na, nb);
+
+	while (n > 0)
+	{
+		size_t		c = Min(n, BF_INTERRUPT_BYTES);
+		int			r = memcmp(pa, pb, c);
+
+		if (r != 0)
+			return r < 0 ? -1 : 1;
+		pa += c;
+		pb += c;
+		n -= c;
+		if (n > 0)
+			CHECK_FOR_INTERRUPTS();
+	}
+	return na < nb ? -1 : na > nb;
+}
+
+PG_FUNCTION_INFO_V1(bf_value_cmp);
+Datum
+bf_value_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(value_cmp(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bf_value_lt);
+Datum
+bf_value_lt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_cmp(fcinfo) < 0);
+}
+
+PG_FUNCTION_INFO_V1(bf_value_le);
+Datum
+bf_value_le(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_cmp(fcinfo) <= 0);
+}
+
+PG_FUNCTION_INFO_V1(bf_value_gt);
+Datum
+bf_value_gt(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_cmp(fcinfo) > 0);
+}
+
+PG_FUNCTION_INFO_V1(bf_value_ge);
+Datum
+bf_value_ge(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_cmp(fcinfo) >= 0);
 }

@@ -570,3 +570,51 @@ url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap)
 
 	return o.overflow ? (size_t) -1 : o.len;
 }
+
+bool
+url_host_span(const char *norm, size_t len, size_t *start, size_t *hlen)
+{
+	size_t		slen = norm ? scheme_length(norm, len) : 0;
+	size_t		a,
+				a_end,
+				h,
+				h_end;
+
+	if (slen == 0 || len - slen - 1 < 2 || norm[slen + 1] != '/' || norm[slen + 2] != '/')
+		return false;
+	a = slen + 3;
+	a_end = a;
+	while (a_end < len && norm[a_end] != '/' && norm[a_end] != '?' && norm[a_end] != '#')
+	{
+		bf_check_interrupts_every(a_end - a + 1, BF_INTERRUPT_BYTES);
+		a_end++;
+	}
+	/* userinfo: up to the last '@' */
+	h = a;
+	for (size_t i = a_end; i > a; i--)
+	{
+		bf_check_interrupts_every(a_end - i + 1, BF_INTERRUPT_BYTES);
+		if (norm[i - 1] == '@')
+		{
+			h = i;
+			break;
+		}
+	}
+	if (h < a_end && norm[h] == '[')
+	{
+		const char *close = memchr(norm + h, ']', a_end - h);
+
+		h_end = close ? (size_t) (close - norm) + 1 : a_end;
+	}
+	else
+	{
+		const char *colon = memchr(norm + h, ':', a_end - h);
+
+		h_end = colon ? (size_t) (colon - norm) : a_end;
+	}
+	if (h_end == h)
+		return false;
+	*start = h;
+	*hlen = h_end - h;
+	return true;
+}

@@ -64,4 +64,12 @@ extern bool url_is_normal(const char *src, size_t len);
 /* url_normalize without the url_is_normal shortcut: what the tests hold it to */
 extern size_t url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap);
 
+/*
+ * The host of a URL in normal form (url_normalize's output): an IP literal
+ * keeps its brackets; no userinfo, no port.  false when the URL has no
+ * authority or an empty host.  For url_host(url), the natural key to
+ * distribute or partition a crawl's tables by.
+ */
+extern bool url_host_span(const char *norm, size_t len, size_t *start, size_t *hlen);
+
 #endif							/* URL_H */

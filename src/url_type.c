@@ -6,6 +6,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "pg_common.h"
@@ -57,4 +58,29 @@ url_normalize_text(PG_FUNCTION_ARGS)
 	out = (text *) palloc(VARHDRSZ + URL_NORMALIZED_MAXLEN(len));
 	SET_VARSIZE(out, VARHDRSZ + pgbf_url_normalize_into(src, len, VARDATA(out)));
 	PG_RETURN_TEXT_P(out);
+}
+
+/* url_host(text) -> text: the normalized URL's host, NULL if it has none */
+PG_FUNCTION_INFO_V1(url_host_text);
+Datum
+url_host_text(PG_FUNCTION_ARGS)
+{
+	text	   *in = PG_GETARG_TEXT_PP(0);
+	const char *src = VARDATA_ANY(in);
+	size_t		len = VARSIZE_ANY_EXHDR(in);
+	const char *norm = src;
+	size_t		nlen = len,
+				start,
+				hlen;
+
+	if (pgbf_url_changes(src, len))
+	{
+		char	   *buf = palloc(URL_NORMALIZED_MAXLEN(len));
+
+		nlen = pgbf_url_normalize_into(src, len, buf);
+		norm = buf;
+	}
+	if (!url_host_span(norm, nlen, &start, &hlen))
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(norm + start, (int) hlen));
 }

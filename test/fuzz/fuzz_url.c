@@ -40,6 +40,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n2 = url_normalize(out, n, again, URL_NORMALIZED_MAXLEN(n));
 	if (n2 != n || memcmp(out, again, n) != 0)
 		abort();
+	/* the host of the normal form lies inside it, without '/', '?', '#', '@' */
+	{
+		size_t		hs,
+					hl;
+
+		if (url_host_span(out, n, &hs, &hl) &&
+			(hl == 0 || hs + hl > n || memchr(out + hs, '/', hl) || memchr(out + hs, '?', hl) ||
+			 memchr(out + hs, '#', hl) || memchr(out + hs, '@', hl)))
+			abort();
+	}
 	/* a buffer one byte short must be refused, not overrun */
 	if (n > 0 && url_normalize((const char *) data, size, again, n - 1) != (size_t) -1)
 		abort();
