@@ -6,11 +6,11 @@ SET max_parallel_workers_per_gather = 0;
 CREATE TEMP TABLE keys AS SELECT md5(i::text) AS k FROM generate_series(1, 1000000) i;
 CREATE TEMP TABLE probes AS SELECT md5((-i)::text) AS k FROM generate_series(1, 1000000) i;
 CREATE TEMP TABLE filters AS
-SELECT layout, fpr, scalable, capacity, bloom_agg(k, capacity, fpr) AS f
+SELECT layout, fpr, scalable, capacity, bloom_add(bloom_create(capacity, fpr), array_agg(k)) AS f
 FROM keys, (VALUES ('blocked'), ('standard')) l(layout), (VALUES (0.01::float8), (0.001)) r(fpr),
      (VALUES (false, 1000000), (true, 1000000), (true, 33334)) s(scalable, capacity)
 GROUP BY 1, 2, 3, 4;
--- bloom_agg(x, capacity, fpr) is always blocked+scalable: rebuild the others
+-- built blocked and scalable above: rebuild the others
 UPDATE filters SET f = bloom_add(bloom_create(capacity, fpr, layout, scalable), (SELECT array_agg(k) FROM keys))
 WHERE layout <> 'blocked' OR NOT scalable;
 SELECT layout, fpr AS target, scalable, capacity,

@@ -38,7 +38,7 @@ if ($types[0]{type} eq 'bloomfilter')
 	# one, and a large one stored out of line
 	$node->safe_psql('src', q{
 		INSERT INTO filt_bloomfilter VALUES
-		  (10, (SELECT bloom_agg(g, 100, 0.01) FROM generate_series(1, 5000) g)),
+		  (10, (SELECT bloom_add(bloom_create(100, 0.01), array_agg(g::bigint)) FROM generate_series(1, 5000) g)),
 		  (11, bloom_add(bloom_create(1000, 0.05, 'standard'), ARRAY['a', 'b', 'c'])),
 		  (12, (SELECT bloom_agg(g, 0.001) FROM generate_series(1, 200000) g)),
 		  (13, (SELECT bloom_agg(g::text) FROM generate_series(1, 0) g))});

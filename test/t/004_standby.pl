@@ -32,7 +32,7 @@ if (grep { $_->{type} eq 'bloomfilter' } @types)
 	$primary->safe_psql('postgres', q{
 		INSERT INTO filt_bloomfilter VALUES
 		  (3, (SELECT bloom_agg(g) FROM generate_series(1, 100000) g)),
-		  (4, (SELECT bloom_agg(g, 50, 0.01) FROM generate_series(1, 3000) g))});
+		  (4, (SELECT bloom_add(bloom_create(50, 0.01), array_agg(g::bigint)) FROM generate_series(1, 3000) g))});
 }
 $primary->wait_for_catchup($standby);
 

@@ -145,8 +145,10 @@ my @calls = (
 	[ q{SELECT bloom_keyset_combine(NULL::bloom_keyset, NULL::bloom_keyset)}, '0A000' ],
 	[ q{SELECT bloom_keyset_trans(NULL::bloom_keyset, 'x'::text)}, '0A000' ],
 	[ q{SELECT bloom_agg_trans(NULL::bloomfilter, 'x'::text, 10, 0.01)}, '0A000' ],
-	[ q{SELECT bloom_agg_final(NULL::bloomfilter) IS NOT NULL}, '' ],
-	[ q{SELECT bloom_keyset_final(NULL::bloom_keyset) IS NOT NULL}, '' ],
+	# a final function called outside an aggregate cannot see the
+	# parameters an empty filter needs: refused, not guessed
+	[ q{SELECT bloom_agg_final(NULL::bloomfilter) IS NOT NULL}, '0A000' ],
+	[ q{SELECT bloom_keyset_final(NULL::bloom_keyset) IS NOT NULL}, '0A000' ],
 	[ "SELECT bloom_keyset_final('" . keyset_literal('0', '5', '1000000000000007') . "') @> 'x'::text", '' ],
 	[ q{SELECT 'QUJD'::bloom_keyset}, '22P02' ],
 	[ q{CREATE AGGREGATE pg_temp.evil(text) (SFUNC = bloom_keyset_trans, STYPE = bloom_keyset, INITCOND = 'AAAA')}, '22P02' ],
