@@ -170,7 +170,8 @@ for n in $SIZES; do
 	on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" | sed "s/^/$n /" >>"$results"
 
 	log "size $n: PostgreSQL prefill ($PG_PREFILL)"
-	psql -c "DROP TABLE IF EXISTS seen_log" -c "CREATE TABLE seen_log (urls text[])"
+	psql -c "DROP TABLE IF EXISTS seen_log" -c "CREATE TABLE seen_log (urls text[])" \
+		-c "ALTER TABLE seen_log ALTER urls SET STORAGE EXTERNAL"
 	index_sql="CREATE INDEX seen_log_urls ON seen_log USING bloomfilter (urls) WITH (capacity = $n, fpr = 0.01)"
 	t0=$(secs)
 	if [ "$PG_PREFILL" = insert ]; then
