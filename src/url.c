@@ -519,7 +519,13 @@ url_normalize_full(const char *src, size_t len, char *dst, size_t dstcap)
 		{
 			size_t		lim = stretch_end(a_end, end);
 
-			while (a_end < lim && src[a_end] != '/' && src[a_end] != '?')
+			/*
+			 * For http(s) a backslash ends the authority too, as browsers
+			 * read it (WHATWG URL): "http://example.com\Docs" has host
+			 * example.com and keeps the path's case.  It stays a backslash.
+			 */
+			while (a_end < lim && src[a_end] != '/' && src[a_end] != '?' &&
+				   !(web && src[a_end] == '\\'))
 				a_end++;
 			if (a_end < lim)
 				break;
@@ -579,12 +585,15 @@ url_host_span(const char *norm, size_t len, size_t *start, size_t *hlen)
 				a_end,
 				h,
 				h_end;
+	bool		web;
 
 	if (slen == 0 || len - slen - 1 < 2 || norm[slen + 1] != '/' || norm[slen + 2] != '/')
 		return false;
 	a = slen + 3;
 	a_end = a;
-	while (a_end < len && norm[a_end] != '/' && norm[a_end] != '?' && norm[a_end] != '#')
+	web = scheme_is(norm, slen, "http") || scheme_is(norm, slen, "https");
+	while (a_end < len && norm[a_end] != '/' && norm[a_end] != '?' && norm[a_end] != '#' &&
+		   !(web && norm[a_end] == '\\'))
 	{
 		bf_check_interrupts_every(a_end - a + 1, BF_INTERRUPT_BYTES);
 		a_end++;
@@ -617,4 +626,172 @@ url_host_span(const char *norm, size_t len, size_t *start, size_t *hlen)
 	*start = h;
 	*hlen = h_end - h;
 	return true;
+}
+
+/* ---- reference resolution (RFC 3986 section 5.2) ---- */
+
+/* the five components of a URI reference; a NULL start means undefined */
+typedef struct UrlParts
+{
+	const char *scheme;
+	size_t		scheme_len;
+	const char *auth;
+	size_t		auth_len;
+	const char *path;
+	size_t		path_len;
+	const char *query;			/* after the '?' */
+	size_t		query_len;
+	const char *frag;			/* after the '#' */
+	size_t		frag_len;
+} UrlParts;
+
+/* the first of the bytes in stop in s[i .. n), or n */
+static size_t
+span_until(const char *s, size_t i, size_t n, const char *stop)
+{
+	while (i < n)
+	{
+		size_t		lim = stretch_end(i, n);
+
+		for (; i < lim; i++)
+			if (strchr(stop, s[i]) != NULL && s[i] != '\0')
+				return i;
+		if (i < n)
+			bf_check_interrupts();
+	}
+	return n;
+}
+
+static void
+parse_reference(const char *s, size_t n, UrlParts *p)
+{
+	size_t		i = 0,
+				e;
+	bool		web = false;
+
+	memset(p, 0, sizeof(*p));
+	p->scheme_len = scheme_length(s, n);
+	if (p->scheme_len > 0)
+	{
+		p->scheme = s;
+		web = scheme_is(s, p->scheme_len, "http") || scheme_is(s, p->scheme_len, "https");
+		i = p->scheme_len + 1;
+	}
+	if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/')
+	{
+		e = span_until(s, i + 2, n, web ? "/?#\\" : "/?#");
+		p->auth = s + i + 2;
+		p->auth_len = e - i - 2;
+		i = e;
+	}
+	e = span_until(s, i, n, "?#");
+	p->path = s + i;
+	p->path_len = e - i;
+	i = e;
+	if (i < n && s[i] == '?')
+	{
+		e = span_until(s, i + 1, n, "#");
+		p->query = s + i + 1;
+		p->query_len = e - i - 1;
+		i = e;
+	}
+	if (i < n && s[i] == '#')
+	{
+		p->frag = s + i + 1;
+		p->frag_len = n - i - 1;
+	}
+}
+
+static void
+append(char *dst, size_t *len, const char *s, size_t n)
+{
+	memcpy(dst + *len, s, n);
+	*len += n;
+}
+
+size_t
+url_resolve_length(size_t rlen, size_t blen)
+{
+	return rlen + blen + 8;
+}
+
+size_t
+url_resolve(const char *ref, size_t rlen, const char *base, size_t blen, char *dst)
+{
+	UrlParts	r,
+				b;
+	size_t		n = 0;
+
+	parse_reference(ref, rlen, &r);
+	parse_reference(base, blen, &b);
+
+	/* an absolute reference, or nothing to resolve against: as it is */
+	if (r.scheme != NULL || b.scheme == NULL)
+	{
+		append(dst, &n, ref, rlen);
+		return n;
+	}
+
+	append(dst, &n, b.scheme, b.scheme_len);
+	dst[n++] = ':';
+	if (r.auth != NULL)
+	{
+		append(dst, &n, "//", 2);
+		append(dst, &n, r.auth, r.auth_len);
+		append(dst, &n, r.path, r.path_len);
+		if (r.query != NULL)
+		{
+			dst[n++] = '?';
+			append(dst, &n, r.query, r.query_len);
+		}
+	}
+	else
+	{
+		if (b.auth != NULL)
+		{
+			append(dst, &n, "//", 2);
+			append(dst, &n, b.auth, b.auth_len);
+		}
+		if (r.path_len == 0)
+		{
+			append(dst, &n, b.path, b.path_len);
+			if (r.query != NULL || b.query != NULL)
+			{
+				dst[n++] = '?';
+				if (r.query != NULL)
+					append(dst, &n, r.query, r.query_len);
+				else
+					append(dst, &n, b.query, b.query_len);
+			}
+		}
+		else
+		{
+			if (r.path[0] == '/')
+				append(dst, &n, r.path, r.path_len);
+			else
+			{
+				/* merge (5.2.3): the base path up to its last '/', then r's */
+				size_t		keep = b.path_len;
+
+				while (keep > 0 && b.path[keep - 1] != '/')
+					keep--;
+				if (b.auth != NULL && b.path_len == 0)
+					dst[n++] = '/';
+				else
+					append(dst, &n, b.path, keep);
+				append(dst, &n, r.path, r.path_len);
+			}
+			if (r.query != NULL)
+			{
+				dst[n++] = '?';
+				append(dst, &n, r.query, r.query_len);
+			}
+		}
+	}
+	if (r.frag != NULL)
+	{
+		dst[n++] = '#';
+		append(dst, &n, r.frag, r.frag_len);
+	}
+	return n;
 }

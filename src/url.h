@@ -72,4 +72,19 @@ extern size_t url_normalize_full(const char *src, size_t len, char *dst, size_t 
  */
 extern bool url_host_span(const char *norm, size_t len, size_t *start, size_t *hlen);
 
+/*
+ * Reference resolution (RFC 3986 section 5.2.2, non-strict: a reference
+ * with the base's scheme is still absolute): the target of ref read on
+ * the page at base, written into dst, which must have room for
+ * url_resolve_length(rlen, blen) bytes; returns its length.  Dot segments
+ * are left for url_normalize to remove (it does, for every path that
+ * starts with "/", which a merged path of a base with an authority does).
+ * An absolute ref, or a base that is not absolute, gives ref unchanged.
+ * For http(s), an authority ends at a backslash too, as url_normalize's
+ * does.
+ */
+extern size_t url_resolve_length(size_t rlen, size_t blen);
+extern size_t url_resolve(const char *ref, size_t rlen, const char *base, size_t blen,
+						  char *dst);
+
 #endif							/* URL_H */

@@ -84,3 +84,42 @@ url_host_text(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(norm + start, (int) hlen));
 }
+
+/*
+ * url_normalize(ref, base) -> text: ref, a link as found on the page at
+ * base, resolved against base (RFC 3986 section 5.2) and normalized.
+ * Never an error: an absolute ref, or a base that is not absolute, is
+ * normalized as it is.
+ */
+PG_FUNCTION_INFO_V1(url_normalize_ref);
+Datum
+url_normalize_ref(PG_FUNCTION_ARGS)
+{
+	text	   *ref = PG_GETARG_TEXT_PP(0);
+	text	   *base = PG_GETARG_TEXT_PP(1);
+	size_t		rlen = VARSIZE_ANY_EXHDR(ref),
+				blen = VARSIZE_ANY_EXHDR(base),
+				n;
+	char	   *buf;
+	text	   *out;
+
+	if ((Size) url_resolve_length(rlen, blen) + VARHDRSZ + 1 > MaxAllocSize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a reference and its base of %zu bytes together are too long", rlen + blen)));
+	buf = palloc(url_resolve_length(rlen, blen));
+	n = url_resolve(VARDATA_ANY(ref), rlen, VARDATA_ANY(base), blen, buf);
+	if (!pgbf_url_changes(buf, n))
+	{
+		out = (text *) palloc(VARHDRSZ + n);
+		memcpy(VARDATA(out), buf, n);
+		SET_VARSIZE(out, VARHDRSZ + n);
+	}
+	else
+	{
+		out = (text *) palloc(VARHDRSZ + URL_NORMALIZED_MAXLEN(n));
+		SET_VARSIZE(out, VARHDRSZ + pgbf_url_normalize_into(buf, n, VARDATA(out)));
+	}
+	pfree(buf);
+	PG_RETURN_TEXT_P(out);
+}

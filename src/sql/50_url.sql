@@ -8,3 +8,7 @@ COMMENT ON FUNCTION url_normalize(text) IS 'RFC 3986 syntax-based normalization 
 CREATE FUNCTION url_host(url text) RETURNS text
 	AS 'MODULE_PATHNAME', 'url_host_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION url_host(text) IS 'the host of url_normalize(url) (no userinfo, no port; an IP literal keeps its brackets), NULL when it has none: the natural key to distribute or partition a crawl by';
+
+CREATE FUNCTION url_normalize(ref text, base text) RETURNS text
+	AS 'MODULE_PATHNAME', 'url_normalize_ref' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION url_normalize(text, text) IS 'ref, a link found on the page at base, resolved against base (RFC 3986 section 5.2), then url_normalize''d';

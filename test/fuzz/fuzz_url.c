@@ -50,6 +50,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 memchr(out + hs, '#', hl) || memchr(out + hs, '@', hl)))
 			abort();
 	}
+	/* resolution of the first half against the second fits its bound */
+	{
+		size_t		half = size / 2;
+		size_t		bound = url_resolve_length(half, size - half);
+		char	   *r = malloc(bound);
+		size_t		rn = url_resolve((const char *) data, half, (const char *) data + half,
+									 size - half, r);
+
+		if (rn > bound)
+			abort();
+		free(r);
+	}
 	/* a buffer one byte short must be refused, not overrun */
 	if (n > 0 && url_normalize((const char *) data, size, again, n - 1) != (size_t) -1)
 		abort();

@@ -186,6 +186,10 @@ CREATE FUNCTION url_host(url text) RETURNS text
 COMMENT ON FUNCTION url_host(text) IS 'the host of url_normalize(url) (no userinfo, no port; an IP literal keeps its brackets), NULL when it has none: the natural key to distribute or partition a crawl by';
 
 
+CREATE FUNCTION url_normalize(ref text, base text) RETURNS text
+	AS 'MODULE_PATHNAME', 'url_normalize_ref' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION url_normalize(text, text) IS 'ref, a link found on the page at base, resolved against base (RFC 3986 section 5.2), then url_normalize''d';
+
 -- ---- equality: the same bytes; hash and btree support, so DISTINCT,
 -- GROUP BY, UNION, count(DISTINCT f) and joins work on filter columns ----
 
