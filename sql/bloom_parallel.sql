@@ -64,6 +64,18 @@ SELECT s.cap, s.outcome = p.outcome AS same_outcome, s.outcome = '54000' AS refu
 FROM serial_outcomes s, LATERAL (SELECT sized_outcome(s.cap) AS outcome) p
 ORDER BY 1;
 
+-- zero rows in a parallel plan: the Finalize Aggregate's own arguments
+-- are the partial state, so the parameters come from the partial
+-- aggregate below it (this crashed when they were read from the Finalize
+-- Aggref's shortened argument list)
+SET bloomfilter.enable_build_scan = off;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url, 0.001) FROM par WHERE i < 0;
+SELECT bloom_info(bloom_agg(url, 0.001))->'fpr_target' AS fpr_target,
+       bloom_info(bloom_agg(url, 5000, 0.02))->'capacity' AS capacity,
+       cuckoo_info(cuckoo_agg(url, 7000, 0.01))->'capacity' AS cuckoo_capacity,
+       counting_bloom_info(counting_bloom_agg(url, 6000, 0.01))->'capacity' AS counting_capacity
+FROM par WHERE i < 0;
+RESET bloomfilter.enable_build_scan;
 RESET parallel_leader_participation;
 RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;

@@ -10,18 +10,20 @@
 #include "access/detoast.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
 #include "optimizer/optimizer.h"
-#include "nodes/execnodes.h"
 #include "utils/arrayaccess.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
 #include "utils/uuid.h"
 
 #include "bloomindex.h"
@@ -1194,6 +1196,73 @@ pgbf_combine_nulls(FunctionCallInfo fcinfo, Datum *result)
  * and so does a NULL, as the transition functions do.  false: the call
  * is to a form of the aggregate without this parameter.
  */
+/*
+ * The partial Aggref a combining (Finalize) Aggref stands for: its one
+ * argument is a Var of the partial aggregate's output, passed up through
+ * the plans below (a Gather, a Sort) as Vars of their outer plan's
+ * targetlist.  NULL if the chain is not of that form.
+ */
+static Aggref *
+partial_aggref(Plan *plan, Expr *e)
+{
+	for (int depth = 0; depth < 32 && plan != NULL; depth++)
+	{
+		Var		   *v;
+
+		if (IsA(e, Aggref))
+			return (Aggref *) e;
+		if (!IsA(e, Var))
+			return NULL;
+		v = (Var *) e;
+		if (v->varno != OUTER_VAR || plan->lefttree == NULL ||
+			v->varattno < 1 || v->varattno > list_length(plan->lefttree->targetlist))
+			return NULL;
+		plan = plan->lefttree;
+		e = ((TargetEntry *) list_nth(plan->targetlist, v->varattno - 1))->expr;
+	}
+	return NULL;
+}
+
+/*
+ * The Aggref whose final function fcinfo is, with the arguments the call
+ * was written with, or NULL when they cannot be seen: the final function
+ * called outside an Agg, or by another aggregate's (Citus's coordinator
+ * calls it from its own wrapper aggregate, whose Aggref AggGetAggref then
+ * gives), or a Finalize Aggref whose partial one cannot be found.
+ */
+static Aggref *
+own_aggref(FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	HeapTuple	tup;
+	Oid			finalfn;
+
+	/* a final function the build scan calls (buildscan.c) */
+	if (aggref == NULL)
+		return pgbf_build_scan_aggref(fcinfo->context);
+
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggref->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		return NULL;
+	finalfn = ((Form_pg_aggregate) GETSTRUCT(tup))->aggfinalfn;
+	ReleaseSysCache(tup);
+	if (fcinfo->flinfo == NULL || finalfn != fcinfo->flinfo->fn_oid)
+		return NULL;
+
+	/* a parallel plan's Finalize Aggregate: its args are the partial state */
+	if (DO_AGGSPLIT_COMBINE(aggref->aggsplit))
+	{
+		if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
+			list_length(aggref->args) != 1)
+			return NULL;
+		aggref = partial_aggref(((AggState *) fcinfo->context)->ss.ps.plan,
+								((TargetEntry *) linitial(aggref->args))->expr);
+		if (aggref == NULL || DO_AGGSPLIT_COMBINE(aggref->aggsplit))
+			return NULL;
+	}
+	return aggref;
+}
+
 static pg_noreturn void
 agg_param_null(void)
 {
@@ -1205,13 +1274,9 @@ agg_param_null(void)
 bool
 pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
 {
-	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Aggref	   *aggref = own_aggref(fcinfo);
 	TargetEntry *tle;
 	Expr	   *e;
-
-	/* a final function the build scan calls (buildscan.c) */
-	if (aggref == NULL)
-		aggref = pgbf_build_scan_aggref(fcinfo->context);
 
 	/*
 	 * A form of the aggregate without this parameter: the default (args
@@ -1225,6 +1290,10 @@ pgbf_agg_const_arg(FunctionCallInfo fcinfo, int argno, Datum *value)
 				 errmsg("an aggregate over zero rows cannot find the parameters it was given here"),
 				 errdetail("Its final function was called outside an aggregate (on a distributed plan's coordinator, say)."),
 				 errhint("Make an empty filter with the type's create function when the input may be empty.")));
+	if (argno >= list_length(aggref->args))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("an aggregate over zero rows cannot find the parameters it was given here")));
 	tle = (TargetEntry *) list_nth(aggref->args, argno);
 	e = tle->expr;
 	if (IsA(e, Const))
