@@ -95,7 +95,8 @@ make_scratch() {
 # run a command as the unprivileged user (ourselves when not root)
 as_user() {
 	if [ "$(id -u)" = 0 ]; then
-		runuser -u "$TEST_USER" -- env PATH="$PATH" PG_CONFIG="$PG_CONFIG" PG_BINDIR="$PG_BINDIR" "$@"
+		runuser -u "$TEST_USER" -- env PATH="$PATH" PG_CONFIG="$PG_CONFIG" PG_BINDIR="$PG_BINDIR" \
+			BLOOMFILTER_CITUS_STATUS="${BLOOMFILTER_CITUS_STATUS:-}" "$@"
 	else
 		"$@"
 	fi
