@@ -1472,16 +1472,16 @@ int
 bloom_block_preview(const uint64_t *w, uint64_t h, const BloomStage *s, uint64_t *delta)
 {
 	uint64_t	m[8] = {0};
-	int			before = 0,
-				after = 0;
+	int			before,
+				after;
 	const uint64_t *t;
 
 	block_set_bits(m, h, s->nhashes);
+	/* popcounts through bf_popcount_block: the instruction where there is one */
+	before = bf_popcount_block(w);
 	for (int wi = 0; wi < 8; wi++)
-	{
-		before += __builtin_popcountll(w[wi]);
-		after += __builtin_popcountll(w[wi] | m[wi]);
-	}
+		m[wi] |= w[wi];
+	after = bf_popcount_block(m);
 	*delta = 0;
 	if (after == before)
 		return 0;

@@ -421,6 +421,73 @@ cmp_pos(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Order pos[0 .. n) by page (block / BFIDX_BLOCKS_PER_PAGE), the order the
+ * pages are then visited in; within a page any order will do.  A big
+ * batch (a build's, a commit's) is put in order by an LSD radix sort of
+ * the page number, 13 bits a pass (a stage has fewer than 2^26 pages),
+ * where qsort took a fifth of a CREATE INDEX's time.
+ */
+#define SORT_RADIX_BITS		13
+#define SORT_RADIX_MIN		4096
+
+static inline uint32
+pos_page(const HashPos *p)
+{
+	return (uint32) (p->block / BFIDX_BLOCKS_PER_PAGE);
+}
+
+static void
+sort_by_page(HashPos *pos, int n)
+{
+	HashPos    *src = pos,
+			   *dst;
+	uint32	   *count;
+	uint32		maxpage = 0;
+	const uint32 mask = (1 << SORT_RADIX_BITS) - 1;
+
+	if (n < SORT_RADIX_MIN)
+	{
+		if (n > 1)
+			qsort(pos, n, sizeof(HashPos), cmp_pos);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		maxpage = Max(maxpage, pos_page(&pos[i]));
+	dst = palloc_extended(sizeof(HashPos) * (Size) n, MCXT_ALLOC_HUGE);
+	count = palloc(sizeof(uint32) << SORT_RADIX_BITS);
+	for (int shift = 0; shift == 0 || (shift < 32 && (maxpage >> shift) != 0);
+		 shift += SORT_RADIX_BITS)
+	{
+		uint32		sum = 0;
+		HashPos    *t;
+
+		CHECK_FOR_INTERRUPTS();
+		memset(count, 0, sizeof(uint32) << SORT_RADIX_BITS);
+		for (int i = 0; i < n; i++)
+			count[(pos_page(&src[i]) >> shift) & mask]++;
+		for (uint32 k = 0; k <= mask; k++)
+		{
+			uint32		c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (int i = 0; i < n; i++)
+			dst[count[(pos_page(&src[i]) >> shift) & mask]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != pos)
+	{
+		memcpy(pos, src, sizeof(HashPos) * (Size) n);
+		dst = src;
+	}
+	pfree(dst);
+	pfree(count);
+}
+
 /* is h in stage s? (the page locked, pinned by the caller) */
 static inline bool
 page_contains(Page page, const BfIdxStage *s, uint64 block, uint64 h)
@@ -456,8 +523,7 @@ contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, b
 				pos[m].idx = i;
 				m++;
 			}
-		if (m > 1)
-			qsort(pos, m, sizeof(HashPos), cmp_pos);
+		sort_by_page(pos, m);
 		for (int j = 0; j < m; j++)
 		{
 			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);
@@ -640,8 +706,7 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 				pos[m].idx = i;
 				m++;
 			}
-		if (m > 1)
-			qsort(pos, m, sizeof(HashPos), cmp_pos);
+		sort_by_page(pos, m);
 
 		/*
 		 * A page whose budget and the pool cannot take an element leaves it
@@ -802,11 +867,111 @@ typedef struct BfIdxBuildState
 	int			max;
 	double		indtuples;
 	MemoryContext tmpcxt;
+	BloomFilter *local;			/* stage 0 in memory, or NULL: in the pages */
+	void	   *local_alloc;
 } BfIdxBuildState;
+
+/*
+ * Write the in-memory stage 0 of a build into its pages: each page that
+ * holds a bit gets its blocks, their rate units and bits, and a budget.
+ * The adds were checked against the whole stage's limit, as a value's
+ * are; a page's budget is its base share or what it holds, whichever is
+ * more, if the limit allows that for every page, else what it holds plus
+ * an equal share of what is left; the pool keeps the rest, and a page
+ * left empty gets its budget (page_share a block) when first written.
+ */
+static void
+build_write_local(Relation index, BloomFilter *f)
+{
+	BfIdxMeta	meta;
+	BfIdxStage *s;
+	const uint8 *bits = bloom_stage_bits_const(f, 0);
+	uint64		nblocks;
+	uint64		held = 0,
+				want = 0,
+				given = 0,
+				share;
+	uint64	   *units;
+	Buffer		metabuf;
+
+	read_meta(index, &meta);
+	s = &meta.stages[0];
+	nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+	units = palloc_extended(sizeof(uint64) * s->npages, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (uint64 b = 0; b < nblocks; b++)
+	{
+		units[b / BFIDX_BLOCKS_PER_PAGE] +=
+			bloom_block_units((const uint64 *) (bits + b * BFIDX_BLOCK_BYTES), &s->geo);
+		if ((b & 65535) == 65535)
+			CHECK_FOR_INTERRUPTS();
+	}
+	share = s->page_share;
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		held += units[p];
+		want += Max(share * page_blocks(s, p), units[p]);
+	}
+	if (want > BLOOM_RATE_LIMIT)
+		share = (BLOOM_RATE_LIMIT - Min(held, BLOOM_RATE_LIMIT)) / nblocks;
+
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		uint32		nb = page_blocks(s, p);
+		const uint8 *src = bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES;
+		uint64		set = bf_popcount_bytes(src, (size_t) nb * BFIDX_BLOCK_BYTES);
+		uint64		budget = want > BLOOM_RATE_LIMIT ? units[p] + share * nb
+			: Max(share * nb, units[p]);
+		Buffer		buf;
+		Page		page;
+		BfIdxPageOpaque *o;
+
+		given += budget;
+		/* an empty page stays zero (the last is always written) */
+		if (set == 0 && p != s->npages - 1)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBuffer(index, (BlockNumber) (s->first_block + p));
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		init_data_page(page, s, 0, p);
+		memcpy(block_of(page, 0), src, (size_t) nb * BFIDX_BLOCK_BYTES);
+		o = opaque_of(page);
+		o->units = units[p];
+		o->bits_set = set;
+		o->budget = budget;
+		MarkBufferDirty(buf);
+		UnlockReleaseBuffer(buf);
+	}
+	pfree(units);
+
+	metabuf = ReadBuffer(index, BFIDX_META_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	meta_of(BufferGetPage(metabuf))->stages[0].page_share = share;
+	meta_of(BufferGetPage(metabuf))->stages[0].pool = BLOOM_RATE_LIMIT - Min(given, BLOOM_RATE_LIMIT);
+	MarkBufferDirty(metabuf);
+	UnlockReleaseBuffer(metabuf);
+}
 
 static void
 build_flush(Relation index, BfIdxBuildState *bs)
 {
+	if (bs->local != NULL)
+	{
+		BloomAddResult r;
+		size_t		done = bloom_add_hashes(bs->local, bs->h, bs->n, &r);
+
+		if (done == (size_t) bs->n)
+		{
+			bs->n = 0;
+			return;
+		}
+		/* stage 0 is full: it goes to the pages, the rest follow there */
+		build_write_local(index, bs->local);
+		pfree(bs->local_alloc);
+		bs->local = NULL;
+		memmove(bs->h, bs->h + done, sizeof(uint64) * (bs->n - done));
+		bs->n -= (int) done;
+	}
 	add_hashes(index, bs->h, bs->n, false);
 	bs->n = 0;
 }
@@ -860,9 +1025,32 @@ bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter index build",
 									  ALLOCSET_DEFAULT_SIZES);
 
+	/*
+	 * Stage 0 is built in memory, at a value's speed (the core's batched
+	 * adds), when it fits in maintenance_work_mem, and written to the pages
+	 * once; a bigger one is built in the pages, a sorted batch at a time.
+	 */
+	{
+		size_t		size;
+		char		errbuf[BF_ERRLEN];
+
+		if (bloom_paged_value_size(&meta.stages[0].geo, 1, &size, errbuf) == BF_OK &&
+			size <= (Size) maintenance_work_mem * 1024)
+		{
+			bs.local = pgbf_alloc_value_aligned(CurrentMemoryContext, size, &bs.local_alloc);
+			bloom_paged_value_init(bs.local, size, meta.capacity, meta.fpr,
+								   meta.scalable != 0, &meta.stages[0].geo, 1, meta.seed);
+		}
+	}
+
 	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 									   build_callback, &bs, NULL);
 	build_flush(index, &bs);
+	if (bs.local != NULL)
+	{
+		build_write_local(index, bs.local);
+		pfree(bs.local_alloc);
+	}
 	MemoryContextDelete(bs.tmpcxt);
 
 	if (RelationNeedsWAL(index))
