@@ -81,6 +81,20 @@ COMMIT;
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_types_norm', url_normalize(url))) AS false_negatives
 FROM bi_types WHERE url IS NOT NULL;
 
+-- the probe scan answers bloom_index_contains a heap page at a time, with
+-- the same rows as the function row by row
+CREATE TABLE bi_links2 (url text);
+INSERT INTO bi_links2 SELECT 'https://example.org/page/' || i FROM generate_series(1, 30000, 3) i;
+INSERT INTO bi_links2 SELECT 'https://nowhere.example/' || i FROM generate_series(1, 5000) i;
+SELECT explain_plan('COSTS OFF', $$SELECT count(*) FROM bi_links2 WHERE NOT bloom_index_contains('bi_urls_f', url)$$);
+SELECT count(*) AS new_by_scan FROM bi_links2 WHERE NOT bloom_index_contains('bi_urls_f', url);
+SET bloomfilter.enable_probe_scan = off;
+SELECT count(*) AS new_row_by_row FROM bi_links2 WHERE NOT bloom_index_contains('bi_urls_f', url);
+RESET bloomfilter.enable_probe_scan;
+SELECT count(*) AS in_by_scan FROM bi_links2 WHERE bloom_index_contains('bi_urls_f', url_normalize(url));
+SELECT err($$SELECT count(*) FROM bi_links2 WHERE bloom_index_contains(NULL, url)$$);
+DROP TABLE bi_links2;
+
 -- partitioned: the parent's index asks every partition's
 CREATE TABLE bi_log (day date, url text) PARTITION BY RANGE (day);
 CREATE TABLE bi_log_1 PARTITION OF bi_log FOR VALUES FROM ('2026-01-01') TO ('2026-02-01');

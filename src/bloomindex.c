@@ -1327,9 +1327,8 @@ index_elem_type(Relation index)
  * index answers for its partitions together.  A NULL element's answer is
  * NULL; the index must not be NULL.
  */
-PG_FUNCTION_INFO_V1(bloom_index_contains);
-Datum
-bloom_index_contains(PG_FUNCTION_ARGS)
+static Datum
+index_contains_impl(FunctionCallInfo fcinfo)
 {
 	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
 	Oid			elemtype = get_element_type(argtype);
@@ -1420,6 +1419,104 @@ bloom_index_contains(PG_FUNCTION_ARGS)
 		PG_RETURN_ARRAYTYPE_P(construct_md_array(out, nulls, ndim, dims, lbs,
 												 BOOLOID, 1, true, TYPALIGN_CHAR));
 	}
+}
+
+/* entry points by element kind (the probe scan knows them by name) */
+PG_FUNCTION_INFO_V1(bloom_index_contains_text);
+Datum
+bloom_index_contains_text(PG_FUNCTION_ARGS)
+{
+	return index_contains_impl(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bloom_index_contains_int8);
+Datum
+bloom_index_contains_int8(PG_FUNCTION_ARGS)
+{
+	return index_contains_impl(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bloom_index_contains_uuid);
+Datum
+bloom_index_contains_uuid(PG_FUNCTION_ARGS)
+{
+	return index_contains_impl(fcinfo);
+}
+
+PG_FUNCTION_INFO_V1(bloom_index_contains_array);
+Datum
+bloom_index_contains_array(PG_FUNCTION_ARGS)
+{
+	return index_contains_impl(fcinfo);
+}
+
+/*
+ * The probe scan's handle on an index: every leaf index open, its stages
+ * as they were when opened (a stage is added before anything goes into
+ * it, so an element added before the scan began is in one of them).
+ */
+struct PgbfIndexProbe
+{
+	int			nleaves;
+	Relation   *leaves;
+	BfIdxMeta  *metas;
+	uint64		seed;
+};
+
+PgbfIndexProbe *
+pgbf_index_probe_open(Oid indexoid, Oid elemtype)
+{
+	List	   *indexes = open_filter_indexes(indexoid);
+	PgbfIndexProbe *p = palloc0(sizeof(PgbfIndexProbe));
+	ListCell   *lc;
+	int			i = 0;
+
+	p->nleaves = list_length(indexes);
+	p->leaves = palloc(sizeof(Relation) * Max(p->nleaves, 1));
+	p->metas = palloc(sizeof(BfIdxMeta) * Max(p->nleaves, 1));
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+
+		p->leaves[i] = index;
+		if (index_elem_type(index) != elemtype)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("index \"%s\" holds %s elements, not %s",
+							RelationGetRelationName(index),
+							format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+		read_meta(index, &p->metas[i]);
+		if (i > 0 && p->metas[i].seed != p->seed)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the partitions' bloomfilter indexes of \"%s\" hash with different seeds",
+							get_rel_name(indexoid))));
+		p->seed = p->metas[i].seed;
+		i++;
+	}
+	return p;
+}
+
+uint64
+pgbf_index_probe_seed(const PgbfIndexProbe *p)
+{
+	return p->seed;
+}
+
+void
+pgbf_index_probe_many(const PgbfIndexProbe *p, const uint64 *h, size_t n, bool *out)
+{
+	memset(out, 0, n * sizeof(bool));
+	for (int i = 0; i < p->nleaves; i++)
+		contains_hashes(p->leaves[i], &p->metas[i], h, (int) n, out);
+}
+
+void
+pgbf_index_probe_close(PgbfIndexProbe *p)
+{
+	for (int i = 0; i < p->nleaves; i++)
+		index_close(p->leaves[i], AccessShareLock);
+	p->nleaves = 0;
 }
 
 /* per stage: bits set and rate units, summed over its pages */

@@ -97,4 +97,18 @@ StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BfIdxMeta) <= BLCKSZ, "
 
 extern void pgbf_index_init(void);
 
+/*
+ * The probe scan's side (scan.c): a bloomfilter index (or a partitioned
+ * one's leaves) opened for probes of elements of type elemtype, after the
+ * checks bloom_index_contains makes (privilege, kind, element type); the
+ * hashes' seed; out[i] = whether h[i] is in it; closed at the scan's end.
+ */
+typedef struct PgbfIndexProbe PgbfIndexProbe;
+
+extern PgbfIndexProbe *pgbf_index_probe_open(Oid indexoid, Oid elemtype);
+extern uint64 pgbf_index_probe_seed(const PgbfIndexProbe *p);
+extern void pgbf_index_probe_many(const PgbfIndexProbe *p, const uint64 *h, size_t n,
+								  bool *out);
+extern void pgbf_index_probe_close(PgbfIndexProbe *p);
+
 #endif							/* BLOOMINDEX_H */

@@ -77,6 +77,7 @@
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 
+#include "bloomindex.h"
 #include "scan.h"
 #include "url.h"
 
@@ -91,7 +92,8 @@ typedef enum ProbeType
 {
 	PROBE_BLOOM,
 	PROBE_COUNTING,
-	PROBE_CUCKOO
+	PROBE_CUCKOO,
+	PROBE_INDEX					/* bloom_index_contains(index, x) */
 } ProbeType;
 
 static const struct
@@ -106,6 +108,7 @@ static const struct
 	{"counting_bloom_contained", PROBE_COUNTING, 1},
 	{"cuckoo_contains", PROBE_CUCKOO, 0},
 	{"cuckoo_contained", PROBE_CUCKOO, 1},
+	{"bloom_index_contains", PROBE_INDEX, 0},
 };
 
 static const struct
@@ -294,6 +297,7 @@ typedef struct ProbeQual
 	PgbfElem	kind;
 	bool		negate;
 	bool		strict;			/* the function is STRICT (the 1.0 catalog's) */
+	Oid			elemtype;		/* the function's element argument's type */
 } ProbeQual;
 
 static bool
@@ -328,6 +332,7 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 	if (list_length(args) != 2 || !probe_function(funcid, &q->type, &q->kind, &filter_arg))
 		return false;
 	q->strict = func_strict(funcid);
+	q->elemtype = exprType(list_nth(args, 1 - filter_arg));
 	q->column = pgbf_element_column(list_nth(args, 1 - filter_arg), rel->relid, &q->elem);
 	if (q->column == NULL)
 		return false;
@@ -571,6 +576,7 @@ bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_private = list_make5(makeInteger(q.type), makeInteger(q.kind),
 									   makeInteger(q.negate ? 1 : 0), makeInteger(q.elem),
 									   makeInteger(q.strict ? 1 : 0));
+	cscan->custom_private = lappend(cscan->custom_private, makeInteger((int) q.elemtype));
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
 	cscan->methods = &bf_scan_methods;
@@ -596,6 +602,8 @@ typedef struct ProbeScanState
 	const void *filter;			/* NULL: the filter is NULL (see null_filter_passes) */
 	uint64		seed;
 	const void *aux;			/* cuckoofilter: its alternate-bucket offsets, or NULL */
+	Oid			elemtype;		/* the function's element type */
+	PgbfIndexProbe *index;		/* PROBE_INDEX: the index, open until the scan ends */
 	FmgrInfo	flinfo;			/* its fn_extra: the detoast cache */
 	MemoryContext filter_cxt;	/* reset at each rescan */
 	MemoryContext page_cxt;		/* reset at each page */
@@ -662,6 +670,7 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
 	st->negate = intVal(lthird(cscan->custom_private)) != 0;
 	st->strict = intVal(list_nth(cscan->custom_private, 4)) != 0;
+	st->elemtype = (Oid) intVal(list_nth(cscan->custom_private, 5));
 	st->filter_expr = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
 	st->page_mode = rel->rd_tableam == GetHeapamTableAmRoutine();
 	st->block = InvalidBlockNumber;
@@ -693,11 +702,25 @@ prepare_filter(ProbeScanState *st)
 	Datum		d;
 	bool		isnull;
 
+	if (st->index != NULL)
+		pgbf_index_probe_close(st->index);
+	st->index = NULL;
 	MemoryContextReset(st->filter_cxt);
 	st->filter = NULL;
 	old = MemoryContextSwitchTo(st->filter_cxt);
 	d = ExecEvalExpr(st->filter_expr, econtext, &isnull);
-	if (!isnull)
+	if (st->type == PROBE_INDEX)
+	{
+		/* as bloom_index_contains: a NULL index is an error, not a filter */
+		if (isnull)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("the index to probe must not be NULL")));
+		st->index = pgbf_index_probe_open(DatumGetObjectId(d), st->elemtype);
+		st->filter = st->index;
+		st->seed = pgbf_index_probe_seed(st->index);
+	}
+	else if (!isnull)
 	{
 		LOCAL_FCINFO(fcinfo, 1);
 
@@ -740,6 +763,8 @@ answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 {
 	if (st->filter == NULL)
 		memset(out, 0, n * sizeof(bool));
+	else if (st->type == PROBE_INDEX)
+		pgbf_index_probe_many(st->index, h, n, out);
 	else if (st->type == PROBE_CUCKOO)
 		pgbf_cuckoo_probe_many_alt(st->filter, st->aux, h, n, out);
 	else
@@ -989,6 +1014,11 @@ bf_exec(CustomScanState *node)
 static void
 bf_end(CustomScanState *node)
 {
+	ProbeScanState *st = (ProbeScanState *) node;
+
+	if (st->index != NULL)
+		pgbf_index_probe_close(st->index);
+	st->index = NULL;
 	if (node->ss.ss_currentScanDesc)
 		table_endscan(node->ss.ss_currentScanDesc);
 }

@@ -150,28 +150,32 @@ CREATE OPERATOR CLASS bloomfilter_uuid_array_ops DEFAULT FOR TYPE uuid[] USING b
 -- Restricted to the leader, which adds its transaction's waiting rows
 -- (bloomindex.c) before it reads.
 CREATE FUNCTION bloom_index_contains(index regclass, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_text' LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_index_contains(regclass, text) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_text' LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bytea) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_int8' LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bigint) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_uuid' LANGUAGE C VOLATILE PARALLEL RESTRICTED
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION bloom_index_contains(regclass, uuid) IS 'false if x is surely not in the bloomfilter index; true if it probably is';
 CREATE FUNCTION bloom_index_contains(index regclass, xs text[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_array' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, text[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_array' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bytea[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_array' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, bigint[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 CREATE FUNCTION bloom_index_contains(index regclass, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+	AS 'MODULE_PATHNAME', 'bloom_index_contains_array' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, uuid[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 
 CREATE FUNCTION bloom_index_info(index regclass) RETURNS jsonb
