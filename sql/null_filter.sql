@@ -259,3 +259,18 @@ FROM nf_built_on a, nf_built_off b;
 RESET ALL;
 DROP TABLE nf_filter, nf_batch, nf_links, nf_f, nf_queries, nf_built_on, nf_built_off;
 DROP FUNCTION nf_same(text);
+
+-- a NULL array adds or removes nothing: the array forms give f as it is
+-- (a stored filter updated with a batch that had nothing new stays
+-- itself), and a NULL f stays NULL
+SELECT bytea(bloom_add(f, NULL::text[])) = bytea(f) AS bloom_kept,
+       bytea(bloom_add(f, NULL::bigint[])) = bytea(f) AS bloom_bigint_kept,
+       bloom_add(NULL::bloomfilter, ARRAY['a']) IS NULL AS null_stays_null
+FROM (SELECT bloom_add(bloom_create(100), 'x'::text) AS f) s;
+SELECT bytea(counting_bloom_add(f, NULL::text[])) = bytea(f) AS counting_added,
+       bytea(counting_bloom_remove(f, NULL::uuid[])) = bytea(f) AS counting_removed
+FROM (SELECT counting_bloom_add(counting_bloom_create(100), 'x'::text) AS f) s;
+SELECT bytea(cuckoo_add(f, NULL::bytea[])) = bytea(f) AS cuckoo_kept
+FROM (SELECT cuckoo_add(cuckoo_create(100), 'x'::text) AS f) s;
+SELECT bytea(stable_bloom_add(f, NULL::text[])) = bytea(f) AS stable_kept
+FROM (SELECT stable_bloom_add(stable_bloom_create(1000), 'x'::text) AS f) s;

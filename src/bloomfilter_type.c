@@ -180,9 +180,13 @@ PG_FUNCTION_INFO_V1(bloom_add_array);
 Datum
 bloom_add_array(PG_FUNCTION_ARGS)
 {
-	BloomFilter *f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	BloomFilter *f;
 	uint64	   *hashes;
-	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	int			n;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	f = pgbf_bloom_add_many(f, hashes, n, CurrentMemoryContext, true);
 	pfree(hashes);

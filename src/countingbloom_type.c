@@ -165,9 +165,13 @@ PG_FUNCTION_INFO_V1(counting_bloom_add_array);
 Datum
 counting_bloom_add_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *f = counting_arg_copy(fcinfo, 0);
+	CountingBloom *f;
 	uint64	   *hashes;
-	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	int			n;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = counting_arg_copy(fcinfo, 0);
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	if (counting_add_hashes(f, hashes, (size_t) n) < (size_t) n)
 		full_error(f);
@@ -203,10 +207,14 @@ PG_FUNCTION_INFO_V1(counting_bloom_remove_array);
 Datum
 counting_bloom_remove_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *f = counting_arg_copy(fcinfo, 0);
+	CountingBloom *f;
 	uint64	   *hashes;
-	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	int			n;
 	bool		removed = false;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = counting_arg_copy(fcinfo, 0);
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	for (int i = 0; i < n; i++)
 	{

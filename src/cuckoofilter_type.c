@@ -199,9 +199,13 @@ PG_FUNCTION_INFO_V1(cuckoo_add_array);
 Datum
 cuckoo_add_array(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	CuckooFilter *f;
 	uint64	   *hashes;
-	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	int			n;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	f = pgbf_cuckoo_add_hashes(f, hashes, (uint64) n, CurrentMemoryContext, true);
 	pfree(hashes);

@@ -136,6 +136,21 @@ pgbf_probe_nulls(FunctionCallInfo fcinfo, int fargno, int xargno, Datum empty, D
 }
 
 /*
+ * The array forms of add and remove (f in argument 0, the array in 1,
+ * CALLED ON NULL INPUT): a NULL array adds or removes nothing, so the
+ * answer is f as it is, where STRICT made it NULL and a stored filter
+ * updated with a batch that had no new element became NULL; a NULL f
+ * stays NULL.
+ */
+#define PGBF_ARRAY_NULLS_KEEP_FILTER() \
+	do { \
+		if (PG_ARGISNULL(0)) \
+			PG_RETURN_NULL(); \
+		if (PG_ARGISNULL(1)) \
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0)); \
+	} while (0)
+
+/*
  * Hashes of every non-NULL element of argument argno, an array of text,
  * bytea, bigint or uuid; returns the count and sets *hashes (palloc'd).
  * A big stored array is not detoasted whole (it is read a window at a

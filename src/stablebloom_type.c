@@ -92,9 +92,13 @@ PG_FUNCTION_INFO_V1(stable_bloom_add_array);
 Datum
 stable_bloom_add_array(PG_FUNCTION_ARGS)
 {
-	StableFilter *f = stable_copy_arg(fcinfo, 0);
+	StableFilter *f;
 	uint64	   *hashes;
-	int			n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	int			n;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = stable_copy_arg(fcinfo, 0);
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
 
 	stable_add_hashes(f, hashes, (size_t) n);
 	pfree(hashes);

@@ -42,7 +42,7 @@ CREATE FUNCTION bloom_add(f bloomfilter, x text) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, text) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs text[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, text[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs text[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -76,7 +76,7 @@ CREATE FUNCTION bloom_add(f bloomfilter, x bytea) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bytea) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs bytea[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bytea[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs bytea[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -102,7 +102,7 @@ CREATE FUNCTION bloom_add(f bloomfilter, x bigint) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bigint) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs bigint[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, bigint[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs bigint[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -128,7 +128,7 @@ CREATE FUNCTION bloom_add(f bloomfilter, x uuid) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, uuid) IS 'f with x added';
 CREATE FUNCTION bloom_add(f bloomfilter, xs uuid[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_add(bloomfilter, uuid[]) IS 'f with every non-NULL element of xs added';
 CREATE FUNCTION bloom_contains(f bloomfilter, xs uuid[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;

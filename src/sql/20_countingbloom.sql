@@ -58,7 +58,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, x text) RETURNS countingbloo
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, text) IS 'f with x in once more (error 54000 at capacity)';
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs text[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, text[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs text[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -67,7 +67,7 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, x text) RETURNS countingb
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, text) IS 'f with x in once less; unchanged if x is reported absent';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, xs text[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, text[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x text) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
@@ -123,7 +123,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, x bytea) RETURNS countingblo
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bytea) IS 'f with x in once more (error 54000 at capacity)';
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs bytea[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bytea[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bytea[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -132,7 +132,7 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, x bytea) RETURNS counting
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bytea) IS 'f with x in once less; unchanged if x is reported absent';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bytea[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bytea[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bytea) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
@@ -188,7 +188,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, x bigint) RETURNS countingbl
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bigint) IS 'f with x in once more (error 54000 at capacity)';
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs bigint[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, bigint[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs bigint[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -197,7 +197,7 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, x bigint) RETURNS countin
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bigint) IS 'f with x in once less; unchanged if x is reported absent';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, xs bigint[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, bigint[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x bigint) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
@@ -253,7 +253,7 @@ CREATE FUNCTION counting_bloom_add(f countingbloom, x uuid) RETURNS countingbloo
 	AS 'MODULE_PATHNAME', 'counting_bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, uuid) IS 'f with x in once more (error 54000 at capacity)';
 CREATE FUNCTION counting_bloom_add(f countingbloom, xs uuid[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_add(countingbloom, uuid[]) IS 'f with every non-NULL element of xs in once more';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, xs uuid[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -262,7 +262,7 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, x uuid) RETURNS countingb
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, uuid) IS 'f with x in once less; unchanged if x is reported absent';
 CREATE FUNCTION counting_bloom_remove(f countingbloom, xs uuid[]) RETURNS countingbloom
-	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, uuid[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x uuid) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;

@@ -60,7 +60,7 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, x text) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, text) IS 'f with one more copy of x';
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs text[]) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, text[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs text[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -122,7 +122,7 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, x bytea) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bytea) IS 'f with one more copy of x';
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bytea[]) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bytea[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bytea[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -184,7 +184,7 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, x bigint) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bigint) IS 'f with one more copy of x';
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs bigint[]) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, bigint[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs bigint[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
@@ -246,7 +246,7 @@ CREATE FUNCTION cuckoo_add(f cuckoofilter, x uuid) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, uuid) IS 'f with one more copy of x';
 CREATE FUNCTION cuckoo_add(f cuckoofilter, xs uuid[]) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_add(cuckoofilter, uuid[]) IS 'f with one more copy of every non-NULL element of xs';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, xs uuid[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'cuckoo_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;

@@ -72,7 +72,7 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, x text) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, text) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
 CREATE FUNCTION stable_bloom_add(f stablebloom, xs text[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, text[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x text) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
@@ -159,7 +159,7 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, x bytea) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
 CREATE FUNCTION stable_bloom_add(f stablebloom, xs bytea[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x bytea) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
@@ -246,7 +246,7 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, x bigint) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
 CREATE FUNCTION stable_bloom_add(f stablebloom, xs bigint[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x bigint) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'stable_bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
@@ -333,7 +333,7 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, x uuid) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
 CREATE FUNCTION stable_bloom_add(f stablebloom, xs uuid[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x uuid) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'stable_bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;

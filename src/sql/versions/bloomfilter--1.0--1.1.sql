@@ -369,3 +369,25 @@ CREATE OPERATOR CLASS stablebloom_btree_ops DEFAULT FOR TYPE stablebloom USING b
 	OPERATOR 1 <, OPERATOR 2 <=, OPERATOR 3 =, OPERATOR 4 >=, OPERATOR 5 >,
 	FUNCTION 1 stablebloom_cmp(stablebloom, stablebloom);
 
+
+-- a NULL array adds or removes nothing: f as it is (issue 36)
+ALTER FUNCTION bloom_add(bloomfilter, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_add(bloomfilter, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_add(bloomfilter, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION bloom_add(bloomfilter, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_add(countingbloom, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_add(countingbloom, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_add(countingbloom, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_add(countingbloom, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_remove(countingbloom, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_remove(countingbloom, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_remove(countingbloom, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION counting_bloom_remove(countingbloom, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_add(cuckoofilter, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_add(cuckoofilter, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_add(cuckoofilter, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION cuckoo_add(cuckoofilter, uuid[]) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_add(stablebloom, text[]) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_add(stablebloom, bytea[]) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_add(stablebloom, bigint[]) CALLED ON NULL INPUT;
+ALTER FUNCTION stable_bloom_add(stablebloom, uuid[]) CALLED ON NULL INPUT;
