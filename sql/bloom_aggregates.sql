@@ -147,3 +147,19 @@ SELECT count(*) AS found_via_join
 FROM generate_series(1, 200000) i JOIN stored s ON s.id = 1 AND s.f @> i::text;
 UPDATE stored SET f = bloom_add(f, 'new');
 SELECT f @> 'new'::text AS updated_in_place, f @> '1'::text AS kept FROM stored;
+
+-- test-and-add (BF.MADD): the filter with the batch added, and which
+-- elements were new; a batch's duplicates are new once, NULLs stay NULL
+SELECT added, bytea(filter) = bytea(bloom_add(f, ARRAY['a', 'b', 'c', 'b'])) AS same_as_bloom_add
+FROM (SELECT bloom_add(bloom_create(1000), 'a'::text) AS f) s,
+     LATERAL bloom_test_and_add(f, ARRAY['a', 'b', NULL, 'c', 'b']);
+SELECT added FROM bloom_test_and_add(bloom_create(100), ARRAY[1, 2, 2, 3]::bigint[]);
+-- past capacity it grows, as bloom_add does, and every element is found
+SELECT (bloom_info(filter)->>'stages')::int > 1 AS grew,
+       (SELECT bool_and(x) FROM unnest(bloom_contains(filter, (SELECT array_agg(i::bigint) FROM generate_series(1, 5000) i))) x) AS all_found,
+       (SELECT count(*) FROM unnest(added) a WHERE a) AS new_count
+FROM bloom_test_and_add(bloom_create(100), (SELECT array_agg(i::bigint) FROM generate_series(1, 5000) i));
+-- cuckoo add-if-absent (CF.INSERTNX): only the absent are added, once
+SELECT added, cuckoo_count(filter, 'a'::text) AS a_copies, cuckoo_count(filter, 'b'::text) AS b_copies
+FROM (SELECT cuckoo_add(cuckoo_create(1000), 'a'::text) AS f) s,
+     LATERAL cuckoo_test_and_add(f, ARRAY['a', 'b', 'b', NULL]);

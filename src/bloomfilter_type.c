@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
@@ -381,4 +382,49 @@ void
 pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
 {
 	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
+}
+
+/*
+ * bloom_test_and_add(f, xs): f with every element of xs added, and for
+ * each element whether it was new: not (probably) in f before it, nor
+ * equal to an element before it in xs (a batch's duplicates are new at
+ * most once); NULL for a NULL element.  RedisBloom's BF.MADD.  The
+ * elements go in one by one, in order, so the filter is bloom_add's.
+ */
+typedef struct TestAndAdd
+{
+	BloomFilter *f;
+} TestAndAdd;
+
+static void
+test_and_add_many(const void *arg, const uint64 *h, size_t n, bool *out)
+{
+	TestAndAdd *t = (TestAndAdd *) arg;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		out[i] = !bloom_contains_hash(t->f, h[i]);
+		if (out[i])
+			t->f = pgbf_bloom_add(t->f, h[i], CurrentMemoryContext, true);
+	}
+}
+
+PG_FUNCTION_INFO_V1(bloom_test_and_add_array);
+Datum
+bloom_test_and_add_array(PG_FUNCTION_ARGS)
+{
+	TestAndAdd	t;
+	Datum		added;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "bloom_test_and_add: the result is not a row type");
+	t.f = (BloomFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	added = pgbf_contains_array(fcinfo, 1, &t, t.f->hdr.seed, test_and_add_many);
+	values[0] = PointerGetDatum(t.f);
+	values[1] = added;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

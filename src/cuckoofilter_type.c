@@ -5,6 +5,7 @@
  */
 #include "postgres.h"
 
+#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
@@ -400,4 +401,48 @@ void
 pgbf_cuckoo_probe_many_alt(const void *f, const void *alt, const uint64 *h, size_t n, bool *out)
 {
 	cuckoo_contains_hashes_alt((const CuckooFilter *) f, (const uint32_t *) alt, h, n, out);
+}
+
+/*
+ * cuckoo_test_and_add(f, xs): f with each element of xs added that it
+ * does not (probably) hold yet, and for each element whether it was so
+ * added: RedisBloom's CF.INSERTNX (CF.ADDNX for one).  A batch's
+ * duplicates are added, and new, once; NULL for a NULL element.
+ */
+typedef struct CuckooTestAndAdd
+{
+	CuckooFilter *f;
+} CuckooTestAndAdd;
+
+static void
+cuckoo_test_and_add_many(const void *arg, const uint64 *h, size_t n, bool *out)
+{
+	CuckooTestAndAdd *t = (CuckooTestAndAdd *) arg;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		out[i] = !cuckoo_contains_hash(t->f, h[i]);
+		if (out[i])
+			t->f = pgbf_cuckoo_add(t->f, h[i], CurrentMemoryContext, true);
+	}
+}
+
+PG_FUNCTION_INFO_V1(cuckoo_test_and_add_array);
+Datum
+cuckoo_test_and_add_array(PG_FUNCTION_ARGS)
+{
+	CuckooTestAndAdd t;
+	Datum		added;
+	TupleDesc	desc;
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "cuckoo_test_and_add: the result is not a row type");
+	t.f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	added = pgbf_contains_array(fcinfo, 1, &t, t.f->hdr.seed, cuckoo_test_and_add_many);
+	values[0] = PointerGetDatum(t.f);
+	values[1] = added;
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }

@@ -316,3 +316,17 @@ CREATE AGGREGATE bloom_intersection_agg(bloomfilter) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE bloom_intersection_agg(bloomfilter) IS 'intersection of the non-NULL filters';
+
+-- test-and-add: which elements of a batch were new (issue 36)
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs text[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, text[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bytea[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bytea[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bigint[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bigint[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs uuid[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, uuid[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';

@@ -302,3 +302,17 @@ CREATE AGGREGATE cuckoo_agg(uuid, capacity bigint, fpr float8) (
 	PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE cuckoo_agg(uuid, bigint, float8) IS 'cuckoo_create(capacity, fpr) with each distinct non-NULL input added once';
+
+-- add-if-absent: which elements of a batch were new (issue 36)
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs text[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, text[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs bytea[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, bytea[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs bigint[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, bigint[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs uuid[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, uuid[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';

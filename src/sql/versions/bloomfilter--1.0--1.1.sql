@@ -391,3 +391,31 @@ ALTER FUNCTION stable_bloom_add(stablebloom, text[]) CALLED ON NULL INPUT;
 ALTER FUNCTION stable_bloom_add(stablebloom, bytea[]) CALLED ON NULL INPUT;
 ALTER FUNCTION stable_bloom_add(stablebloom, bigint[]) CALLED ON NULL INPUT;
 ALTER FUNCTION stable_bloom_add(stablebloom, uuid[]) CALLED ON NULL INPUT;
+
+-- test-and-add: which elements of a batch were new (issue 36)
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs text[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, text[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bytea[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bytea[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bigint[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bigint[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs uuid[], OUT filter bloomfilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, uuid[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+
+-- add-if-absent: which elements of a batch were new (issue 36)
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs text[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, text[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs bytea[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, bytea[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs bigint[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, bigint[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs uuid[], OUT filter cuckoofilter, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, uuid[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
