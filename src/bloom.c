@@ -637,9 +637,7 @@ prefetch_contains(const BloomFilter *f, uint64_t h)
  *
  * One by one, a non-member's exit at its first clear bit is a branch that
  * waits for that bit's cache miss, and a wrong guess throws away the work
- * begun after it; in rounds only the loop branches are left.  In the
- * probe scan (bench/README.md, twenty-second round) the subquery probe of
- * 2M rows took 116.4 ms where row by row it took 131.1.
+ * begun after it; in rounds only the loop branches are left.
  */
 static inline __attribute__((always_inline)) size_t
 std_rounds(const uint64_t *w, uint64_t nbits, uint32_t k, bool chain,
@@ -869,9 +867,8 @@ sealed_contains(const BloomFilter *f, uint64_t h)
  * add_many_each for the blocked layout, with the last stage's geometry,
  * rate table and counts in locals: the block stores go through a
  * uint64_t pointer, which could alias the stage's counts, so through the
- * stage every add would reload them (bench/micro.c "blocked add batch":
- * 9.1-13.7 ns an add hot before, 7.9-8.0 after).  The same adds in the
- * same order.
+ * stage every add would reload them (bench/micro.c "blocked add batch"
+ * measures it).  The same adds in the same order.
  * Returns how many it took: it stops at a full stage or at an add the
  * stage must refuse, which add_many_each then decides as add_one does.
  * sealed (a constant where this is inlined): are there stages before the

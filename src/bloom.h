@@ -78,10 +78,8 @@
  * (k = 5: 2.9%).  Each hash fewer is a cache line fewer for a member's
  * probe and for every add, and a non-member's probe, which stops at the
  * first clear bit, meets one sooner: at 0.5%, k = 6 reads 3.85 lines a
- * probe where k = 8 read 5.02 (half members, half not), and the subquery
- * probe of bench/ took 140.2 ms with k = 8, 129.6 with k = 6 (twenty-second
- * round).  The blocked layout reads one line whatever k is; it keeps its
- * smallest array.
+ * probe where k = 8 reads 5.02 (half members, half not).  The blocked
+ * layout reads one line whatever k is; it keeps its smallest array.
  */
 #define BLOOM_STANDARD_SLACK_PERMILLE 25
 

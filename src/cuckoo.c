@@ -673,8 +673,7 @@ move_chain(CuckooTable *t, uint8_t *area, const CuckooBfsNode *nodes, int j,
  * four children then come from one load of its bucket, each through one
  * lookup in that table, instead of four slot_alt (a load, base_fp, the
  * shift's branch).  The same nodes in the same order either way, so the
- * same moves; the sized 2M build's search 22.6 -> 18.7 ms (bench/README.md,
- * nineteenth round).
+ * same moves.
  */
 static inline __attribute__((always_inline)) bool
 bfs_core(CuckooTable *t, const CuckooGeom *g, uint8_t *area, uint64_t fp,
@@ -917,9 +916,7 @@ add_rest(CuckooFilter *f, const CuckooGeom *g, const uint64_t *src, size_t n,
  * zero bits, so a fingerprint is ORed in).  That pass has no branch on
  * the data: whether a hash starts a bucket, fits in it, or goes on is a
  * coin toss for random hashes, and the branches a compiler makes of it
- * cost a fifth of the pass (2M hashes: 9.4-10.3 ms with them, 7.6-7.8
- * without, bench/README.md, sixteenth round).  A
- * hash that does not fit is ORed in as zero and goes on, still ascending,
+ * would cost a fifth of the pass.  A hash that does not fit is ORed in as zero and goes on, still ascending,
  * to the second pass, which puts each in its second bucket if that has
  * room (buckets prefetched as in cuckoo_add_hashes); what is left after
  * that is inserted the usual way (search, then walk), where it may park

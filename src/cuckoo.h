@@ -112,12 +112,9 @@
  * cuckoo_add_hashes loads ahead the buckets an insert's search will look
  * at only in a table at least this big.  In a smaller one the buckets
  * mostly come from the caches, and working out which to load costs more
- * than it saves.  Measured (bench/README.md, tenth round: a harness and
- * bench/micro.c's cuckoo_agg core with MICRO_CUCKOO_N, ns per hash, with
- * and without): 6.6 MB tables,
- * random-order batches 21-23 -> 26-27 (slower); 10.5 MB, mixed (bulk load
- * faster, batches slower); 13-26 MB, both 10-25% faster.  A build may set
- * it (bench/micro.sh with MICRO_CFLAGS) to measure again.
+ * than it saves (on this project's machines loading ahead slowed tables
+ * under about 10 MB and sped up bigger ones).  A build may set it
+ * (bench/micro.sh with MICRO_CFLAGS, MICRO_CUCKOO_N) to measure again.
  */
 #ifndef CUCKOO_SEARCH_PREFETCH_MIN_BYTES
 #define CUCKOO_SEARCH_PREFETCH_MIN_BYTES	(UINT64_C(8) << 20)

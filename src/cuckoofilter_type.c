@@ -155,10 +155,9 @@ pgbf_cuckoo_load_sorted(CuckooFilter *f, const uint64 *hashes, uint64 n, MemoryC
 /*
  * The buffer for what a bulk load of n hashes leaves: a quarter of n (a
  * table sized for them leaves about a sixth), so a big build does not add
- * 8 bytes a hash to its peak memory; on a 2M-element cuckoo_agg that
- * extra 16 MB took the backend's heap over glibc's trim threshold, and
- * every such query gave it back and faulted it in again (bench/README.md,
- * fourteenth round).
+ * 8 bytes a hash to its peak memory: that much more can take the
+ * backend's heap over glibc's trim threshold, so that every such query
+ * gives it back and faults it in again.
  */
 void
 pgbf_cuckoo_left_init(PgbfCuckooLeft *left, uint64 n)
@@ -253,9 +252,8 @@ cuckoo_alt_bytes(const void *value)
 /*
  * Probes read the filter detoasted once per query (pgbf_cached_arg), and,
  * once it has been probed often enough, with its alternate-bucket offsets
- * tabled (measured: a probe of a 1M-element filter through a scalar
- * subquery from 1.34x the scan to 1.25-1.29x, bench/README.md, fifteenth
- * round).
+ * tabled: a probe then looks its alternate bucket up instead of
+ * computing it.
  */
 static bool
 cuckoo_probe_arg(FunctionCallInfo fcinfo, int fargno, int xargno, PgbfElem kind)

@@ -46,12 +46,10 @@
 #define KEYSET_MIN_QUEUE	16
 /*
  * The SQL flush merges a set this big in place (keyset_merge_queue_inplace):
- * about half the peak memory of a merge into a new value.  Not below: in
- * a harness every merge in place built 2M hashes in 37-38 ms instead of
- * 26 and 16M in 283-286 instead of 224-226 (the sort and merge cost the
- * same; growing the block and faulting in its pages do not), and a SQL
- * build of 2M slowed by 8 ms; 12M keys in SQL took the same time either
- * way (bench/README.md, tenth round).
+ * about half the peak memory of a merge into a new value.  Not below:
+ * growing the block in place and faulting in its pages cost more than
+ * the memory saved is worth for a small set (the sort and merge cost the
+ * same either way).
  */
 #define KEYSET_INPLACE_MIN_COUNT	KEYSET_MAX_QUEUE
 

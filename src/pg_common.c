@@ -725,9 +725,8 @@ toast_plain_size(struct varlena *raw)
  * Such a value's chunks read straight into dst (room for size bytes, from
  * toast_plain_size), as detoast_attr would read them into a new palloc
  * chunk.  The cache keeps its own aligned copy, so this spares a second
- * copy of a value of megabytes and the page faults of a second allocation
- * (a probe of a stored 1.46 MB filter: 139.5 -> 133.3 ms, bench/README.md,
- * sixteenth round).
+ * copy of a value of megabytes and the page faults of a second
+ * allocation.
  */
 static void
 toast_fetch_into(struct varlena *raw, struct varlena *dst, Size size)
@@ -877,10 +876,9 @@ pgbf_cached_arg_derived_slow(FunctionCallInfo fcinfo, int argno, PgbfDeriveFn de
 		/*
 		 * Build aux once the probes so far would have paid for it: about a
 		 * probe per 256 bytes of value (a rent-or-buy rule, at most twice
-		 * the better choice made in hindsight).  countingbloom's occupancy
-		 * bits take 0.26 ns a byte to derive and save about 65 ns on each
-		 * probe of a filter that has left the caches (a 5.9 MB one probed
-		 * by a scan, bench/README.md, eleventh round).
+		 * the better choice made in hindsight): deriving aux costs a
+		 * fraction of a nanosecond a byte, and it saves a cache miss on
+		 * each probe of a filter that has left the caches.
 		 */
 		if (bytes > 0 && !eager && ++e->uses < e->size / PGBF_DERIVE_BYTES_PER_USE)
 			return value;

@@ -49,8 +49,7 @@ extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNum
  * 0 is PREFETCHNTA on x86: the lines come in for this pass and go first,
  * where the pass's ordinary loads of them pushed the filter's own lines
  * out of L2 (8 kB a page; a standard-layout probe reads k lines of a filter
- * bigger than this CPU's 1 MB L2).  bench/README.md, twenty-second round,
- * has what it gained.  The bounds come from a page the buffer manager
+ * bigger than a 1 MB L2).  The bounds come from a page the buffer manager
  * checked, and a prefetch cannot fault, but they are clamped to the page.
  * Always inlined: GCC may judge a function that only prefetches to be
  * pure and delete calls to it (see prefetch_add in bloom.c).
