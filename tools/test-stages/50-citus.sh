@@ -52,7 +52,7 @@ rc=$?
 echo "citus: stage took $(($(date +%s) - start)) s"
 if [ $rc -ne 0 ]; then
 	# the servers log every statement: their ends only
-	for f in "$TESTLOGDIR"/001_citus_*.log; do
+	for f in "$TESTLOGDIR"/0*.log; do
 		echo "---- $f (last 15 lines)"
 		tail -n 15 "$f"
 	done
