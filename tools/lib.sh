@@ -5,6 +5,9 @@ PG_MAJOR=${PG_MAJOR:-15}
 TEST_USER=${BLOOMFILTER_TEST_USER:-bftest}
 # what tools/pg-build.sh needs to build a PostgreSQL from source
 PG_BUILD_DEPS="bison flex libreadline-dev zlib1g-dev xz-utils"
+# what test stage 55-python needs: the Scrapy client's dependencies as a
+# Debian user installs them, and the HTML docs its crawl test serves
+PYTHON_TEST_DEPS="python3-scrapy python3-psycopg2 python3-doc"
 
 log() { printf '==> %s\n' "$*" >&2; }
 

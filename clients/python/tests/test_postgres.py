@@ -1,0 +1,137 @@
+"""The store against a real server with the extension: every mode's
+test-and-add, table creation, forgetting, and where url_normalize and
+Scrapy's canonicalize_url differ (the table in README.md).
+
+Needs BLOOMFILTER_TEST_DSN (a database where CREATE EXTENSION bloomfilter
+works, or where it exists); skipped without it."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+import psycopg2  # noqa: E402
+from w3lib.url import canonicalize_url  # noqa: E402
+
+from bloomfilter_scrapy import MODES, PostgresSeenStore  # noqa: E402
+
+DSN = os.environ.get("BLOOMFILTER_TEST_DSN")
+
+
+def drop(dsn, table):
+    with psycopg2.connect(dsn) as conn, conn.cursor() as cur:
+        for t in (table, table + "_filter", table + "_log"):
+            cur.execute("DROP TABLE IF EXISTS %s" % t)
+    conn.close()
+
+
+@unittest.skipUnless(DSN, "BLOOMFILTER_TEST_DSN is not set")
+class StoreTest(unittest.TestCase):
+    def store(self, mode, **kw):
+        table = "test_store_" + mode.replace("-", "_")
+        drop(DSN, table)
+        s = PostgresSeenStore(DSN, mode=mode, table=table, capacity=1000, **kw)
+        s.open()
+        self.addCleanup(drop, DSN, table)
+        self.addCleanup(s.close)
+        return s
+
+    def test_test_and_add_every_mode(self):
+        for mode in MODES:
+            with self.subTest(mode=mode):
+                s = self.store(mode)
+                self.assertEqual(
+                    s.test_and_add(["http://a/x", "HTTP://A:80/x#top", "http://a/y", "http://a/x"]),
+                    [True, False, True, False])
+                self.assertEqual(s.test_and_add(["http://a/./y", "http://a/z"]), [False, True])
+                # nothing new: nothing written, same answers
+                self.assertEqual(s.test_and_add(["http://a/z"]), [False])
+                self.assertEqual(s.round_trips, 3)
+
+    def test_open_twice_keeps_the_seen_set(self):
+        for mode in MODES:
+            with self.subTest(mode=mode):
+                s = self.store(mode)
+                s.test_and_add(["http://a/kept"])
+                again = PostgresSeenStore(DSN, mode=mode, table=s.table, capacity=1000)
+                again.open()
+                self.addCleanup(again.close)
+                self.assertEqual(again.test_and_add(["http://a/kept", "http://a/other"]),
+                                 [False, True])
+
+    def test_forget(self):
+        for mode in ("two-tier", "exact"):
+            with self.subTest(mode=mode):
+                s = self.store(mode)
+                s.test_and_add(["http://a/1", "http://a/2"])
+                self.assertTrue(s.forget(["http://a/2"]))
+                # the filter still says "probably": the exact tier decides
+                self.assertEqual(s.test_and_add(["http://a/1", "http://a/2"]), [False, True])
+        s = self.store("index")
+        s.test_and_add(["http://a/1"])
+        self.assertFalse(s.forget(["http://a/1"]))
+
+    def test_two_tier_without_its_filter_row(self):
+        s = self.store("two-tier")
+        s.test_and_add(["http://a/1"])
+        with s.conn.cursor() as cur:
+            cur.execute("DELETE FROM %s_filter" % s.table)
+        s.conn.commit()
+        self.assertEqual(s.test_and_add(["http://a/1", "http://a/2"]), [False, True])
+
+    def test_survives_a_lost_connection(self):
+        s = self.store("two-tier")
+        s.test_and_add(["http://a/before"])
+        with psycopg2.connect(DSN) as other, other.cursor() as cur:
+            cur.execute("SELECT pg_terminate_backend(%s)", (s.conn.get_backend_pid(),))
+        other.close()
+        self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [False, True])
+
+    def test_bad_mode(self):
+        with self.assertRaises(ValueError):
+            PostgresSeenStore(DSN, mode="bloom")
+
+
+@unittest.skipUnless(DSN, "BLOOMFILTER_TEST_DSN is not set")
+class CanonicalizeTest(unittest.TestCase):
+    """Where the two keys of a URL differ; README.md's table says the same.
+    (url, canonicalize_url, url_normalize)"""
+
+    CASES = [
+        # query order: Scrapy sorts the parameters, url_normalize keeps them
+        ("http://a/p?b=2&a=1", "http://a/p?a=1&b=2", "http://a/p?b=2&a=1"),
+        # %20 and + in the query: Scrapy reads the query as a form (%20 -> +)
+        ("http://a/p?q=a%20b", "http://a/p?q=a+b", "http://a/p?q=a%20b"),
+        ("http://a/p?q=a+b", "http://a/p?q=a+b", "http://a/p?q=a+b"),
+        # ... but neither touches them in the path
+        ("http://a/a%20b", "http://a/a%20b", "http://a/a%20b"),
+        ("http://a/a+b", "http://a/a+b", "http://a/a+b"),
+        # dot segments: url_normalize removes them, Scrapy keeps them
+        ("http://a/a/./b/../c", "http://a/a/./b/../c", "http://a/a/c"),
+        # default port: url_normalize drops it
+        ("http://a:80/p", "http://a:80/p", "http://a/p"),
+        # empty query and blank values: Scrapy folds them
+        ("http://a/p?", "http://a/p", "http://a/p?"),
+        ("http://a/p?x", "http://a/p?x=", "http://a/p?x"),
+        # the same in both: fragment, percent-encoding case and unreserved
+        ("http://a/p#frag", "http://a/p", "http://a/p"),
+        ("http://a/%7euser?x=%2f", "http://a/~user?x=%2F", "http://a/~user?x=%2F"),
+        ("http://a", "http://a/", "http://a/"),
+    ]
+
+    def test_table(self):
+        conn = psycopg2.connect(DSN)
+        conn.autocommit = True
+        self.addCleanup(conn.close)
+        with conn.cursor() as cur:
+            cur.execute("CREATE EXTENSION IF NOT EXISTS bloomfilter")
+            for url, canon, norm in self.CASES:
+                with self.subTest(url=url):
+                    self.assertEqual(canonicalize_url(url), canon)
+                    cur.execute("SELECT url_normalize(%s)", (url,))
+                    self.assertEqual(cur.fetchone()[0], norm)
+
+
+if __name__ == "__main__":
+    unittest.main()
