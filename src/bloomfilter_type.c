@@ -82,9 +82,10 @@ Datum
 bloom_create(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, PG_GETARG_INT64(0),
-									 PG_GETARG_FLOAT8(1),
-									 layout_arg(PG_GETARG_TEXT_PP(2)),
-									 PG_GETARG_BOOL(3)));
+									 PGBF_GETARG_OR(1, PG_GETARG_FLOAT8, 0.01),
+									 PG_NARGS() > 2 ? layout_arg(PG_GETARG_TEXT_PP(2))
+									 : BLOOM_LAYOUT_BLOCKED,
+									 PGBF_GETARG_OR(3, PG_GETARG_BOOL, true)));
 }
 
 /*

@@ -1234,7 +1234,7 @@ Datum
 bloom_hash_bytes(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_BYTES,
-											 (uint64) PG_GETARG_INT64(1)));
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
 }
 
 PG_FUNCTION_INFO_V1(bloom_hash_int8);
@@ -1242,7 +1242,7 @@ Datum
 bloom_hash_int8(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_INT8,
-											 (uint64) PG_GETARG_INT64(1)));
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
 }
 
 PG_FUNCTION_INFO_V1(bloom_hash_uuid);
@@ -1250,7 +1250,7 @@ Datum
 bloom_hash_uuid(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_UUID,
-											 (uint64) PG_GETARG_INT64(1)));
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
 }
 
 /*

@@ -126,7 +126,8 @@ PG_FUNCTION_INFO_V1(counting_bloom_create);
 Datum
 counting_bloom_create(PG_FUNCTION_ARGS)
 {
-	return counting_result(counting_new(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1)));
+	return counting_result(counting_new(PG_GETARG_INT64(0),
+										PGBF_GETARG_OR(1, PG_GETARG_FLOAT8, 0.01)));
 }
 
 /* a fixed-size filter cannot take more: say so rather than degrade */

@@ -65,7 +65,7 @@ Datum
 cuckoo_create(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(pgbf_cuckoo_new(CurrentMemoryContext, PG_GETARG_INT64(0),
-									  PG_GETARG_FLOAT8(1)));
+									  PGBF_GETARG_OR(1, PG_GETARG_FLOAT8, 0.01)));
 }
 
 /*

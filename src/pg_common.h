@@ -136,6 +136,15 @@ pgbf_probe_nulls(FunctionCallInfo fcinfo, int fargno, int xargno, Datum empty, D
 }
 
 /*
+ * Argument n of a function with SQL DEFAULTs, or its default when the
+ * call passed fewer arguments.  The planner fills DEFAULTs in, but
+ * PostgreSQL 14beta2 leaves them out of a call in a subquery it pulls up
+ * into a LATERAL function's arguments, and reading past PG_NARGS() reads
+ * garbage.
+ */
+#define PGBF_GETARG_OR(n, getter, dflt) (PG_NARGS() > (n) ? getter(n) : (dflt))
+
+/*
  * The array forms of add and remove (f in argument 0, the array in 1,
  * CALLED ON NULL INPUT): a NULL array adds or removes nothing, so the
  * answer is f as it is, where STRICT made it NULL and a stored filter

@@ -63,7 +63,8 @@ Datum
 stable_bloom_create(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_POINTER(stable_new(CurrentMemoryContext, PG_GETARG_INT64(0),
-								 PG_GETARG_FLOAT8(1), PG_GETARG_INT32(2)));
+								 PGBF_GETARG_OR(1, PG_GETARG_FLOAT8, STABLE_DEFAULT_FPR),
+								 PGBF_GETARG_OR(2, PG_GETARG_INT32, STABLE_DEFAULT_BITS)));
 }
 
 /* a private copy to insert into; the aggregate-state flags never leak out */
