@@ -1321,6 +1321,18 @@ index_elem_type(Relation index)
 	return OidIsValid(e) ? e : t;
 }
 
+/* refuse a probe of elements of another type than the index holds */
+static void
+check_elem_type(Relation index, Oid elemtype)
+{
+	if (index_elem_type(index) != elemtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("index \"%s\" holds %s elements, not %s",
+						RelationGetRelationName(index),
+						format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+}
+
 /*
  * bloom_index_contains(index, x) and (index, xs[]): whether the filter
  * holds x (false: surely not), or that for each item.  A partitioned
@@ -1378,12 +1390,7 @@ index_contains_impl(FunctionCallInfo fcinfo)
 		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
 		int			m = 0;
 
-		if (index_elem_type(index) != elemtype)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("index \"%s\" holds %s elements, not %s",
-							RelationGetRelationName(index),
-							format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+		check_elem_type(index, elemtype);
 		read_meta(index, &meta);
 		hasher_init(&hs, index, meta.seed);
 		for (int i = 0; i < count; i++)
@@ -1421,27 +1428,18 @@ index_contains_impl(FunctionCallInfo fcinfo)
 	}
 }
 
-/* entry points by element kind (the probe scan knows them by name) */
-PG_FUNCTION_INFO_V1(bloom_index_contains_text);
-Datum
-bloom_index_contains_text(PG_FUNCTION_ARGS)
+/*
+ * Entry points by element kind, as the other probes have, so the probe
+ * scan knows them by name; the answer does not depend on the kind (the
+ * index's own support function hashes the element).
+ */
+static Datum
+index_contains_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 {
 	return index_contains_impl(fcinfo);
 }
 
-PG_FUNCTION_INFO_V1(bloom_index_contains_int8);
-Datum
-bloom_index_contains_int8(PG_FUNCTION_ARGS)
-{
-	return index_contains_impl(fcinfo);
-}
-
-PG_FUNCTION_INFO_V1(bloom_index_contains_uuid);
-Datum
-bloom_index_contains_uuid(PG_FUNCTION_ARGS)
-{
-	return index_contains_impl(fcinfo);
-}
+PGBF_ELEM_ENTRY_POINTS(bloom_index_contains, index_contains_elem)
 
 PG_FUNCTION_INFO_V1(bloom_index_contains_array);
 Datum
@@ -1479,12 +1477,7 @@ pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 		Relation	index = (Relation) lfirst(lc);
 
 		p->leaves[i] = index;
-		if (index_elem_type(index) != elemtype)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("index \"%s\" holds %s elements, not %s",
-							RelationGetRelationName(index),
-							format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+		check_elem_type(index, elemtype);
 		read_meta(index, &p->metas[i]);
 		if (i > 0 && p->metas[i].seed != p->seed)
 			ereport(ERROR,

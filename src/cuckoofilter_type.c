@@ -5,7 +5,6 @@
  */
 #include "postgres.h"
 
-#include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
 
@@ -430,17 +429,10 @@ PG_FUNCTION_INFO_V1(cuckoo_test_and_add_array);
 Datum
 cuckoo_test_and_add_array(PG_FUNCTION_ARGS)
 {
-	CuckooTestAndAdd t;
+	CuckooTestAndAdd	t;
 	Datum		added;
-	TupleDesc	desc;
-	Datum		values[2];
-	bool		nulls[2] = {false, false};
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "cuckoo_test_and_add: the result is not a row type");
 	t.f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 	added = pgbf_contains_array(fcinfo, 1, &t, t.f->hdr.seed, cuckoo_test_and_add_many);
-	values[0] = PointerGetDatum(t.f);
-	values[1] = added;
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
+	PG_RETURN_DATUM(pgbf_filter_and_flags(fcinfo, t.f, added));
 }

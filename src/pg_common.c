@@ -13,6 +13,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
@@ -620,6 +621,18 @@ pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void *f, uint64 se
 		probe(f, hashes, (size_t) count, (bool *) ARR_DATA_PTR(result));
 	pfree(hashes);
 	PG_RETURN_ARRAYTYPE_P(result);
+}
+
+Datum
+pgbf_filter_and_flags(FunctionCallInfo fcinfo, void *filter, Datum flags)
+{
+	TupleDesc	desc;
+	Datum		values[2] = {PointerGetDatum(filter), flags};
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "a test-and-add function's result is not a row type");
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls));
 }
 
 /* ---- detoast cache ---- */
@@ -1378,45 +1391,6 @@ value_hash(struct varlena *v, uint64 seed)
 	return h;
 }
 
-static bool
-value_eq(FunctionCallInfo fcinfo)
-{
-	struct varlena *a = PG_GETARG_VARLENA_PP(0);
-	struct varlena *b = PG_GETARG_VARLENA_PP(1);
-	const char *pa = VARDATA_ANY(a),
-			   *pb = VARDATA_ANY(b);
-	size_t		n = VARSIZE_ANY_EXHDR(a);
-
-	if (n != VARSIZE_ANY_EXHDR(b))
-		return false;
-	while (n > 0)
-	{
-		size_t		c = Min(n, BF_INTERRUPT_BYTES);
-
-		if (memcmp(pa, pb, c) != 0)
-			return false;
-		pa += c;
-		pb += c;
-		n -= c;
-		if (n > 0)
-			CHECK_FOR_INTERRUPTS();
-	}
-	return true;
-}
-
-PG_FUNCTION_INFO_V1(bf_value_eq);
-Datum
-bf_value_eq(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(value_eq(fcinfo));
-}
-
-PG_FUNCTION_INFO_V1(bf_value_ne);
-Datum
-bf_value_ne(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BOOL(!value_eq(fcinfo));
-}
 
 /* the low 32 bits of the extended hash with seed 0, as hash opclasses ask */
 PG_FUNCTION_INFO_V1(bf_value_hash);
@@ -1464,6 +1438,29 @@ value_cmp(FunctionCallInfo fcinfo)
 			CHECK_FOR_INTERRUPTS();
 	}
 	return na < nb ? -1 : na > nb;
+}
+
+/* equal: the same length, then the same bytes */
+static bool
+value_eq(FunctionCallInfo fcinfo)
+{
+	if (toast_raw_datum_size(PG_GETARG_DATUM(0)) != toast_raw_datum_size(PG_GETARG_DATUM(1)))
+		return false;
+	return value_cmp(fcinfo) == 0;
+}
+
+PG_FUNCTION_INFO_V1(bf_value_eq);
+Datum
+bf_value_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(value_eq(fcinfo));
+}
+
+PG_FUNCTION_INFO_V1(bf_value_ne);
+Datum
+bf_value_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!value_eq(fcinfo));
 }
 
 PG_FUNCTION_INFO_V1(bf_value_cmp);

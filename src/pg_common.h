@@ -145,6 +145,12 @@ pgbf_probe_nulls(FunctionCallInfo fcinfo, int fargno, int xargno, Datum empty, D
 #define PGBF_GETARG_OR(n, getter, dflt) (PG_NARGS() > (n) ? getter(n) : (dflt))
 
 /*
+ * The (filter, added boolean[]) row the test-and-add functions return
+ * (their OUT parameters), of the filter value and the array of flags.
+ */
+extern Datum pgbf_filter_and_flags(FunctionCallInfo fcinfo, void *filter, Datum flags);
+
+/*
  * The array forms of add and remove (f in argument 0, the array in 1,
  * CALLED ON NULL INPUT): a NULL array adds or removes nothing, so the
  * answer is f as it is, where STRICT made it NULL and a stored filter
