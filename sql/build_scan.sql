@@ -299,5 +299,17 @@ DROP FOREIGN TABLE bs_part_ft;
 DROP SERVER bs_files;
 DROP EXTENSION file_fdw;
 
+-- a user's aggregate made of the module's functions, with an initial
+-- state (a keyset holding one element): not one of the extension's
+-- aggregates, so the usual plan, which starts from that state
+CREATE AGGREGATE bs_user_agg(text) (
+	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset, FINALFUNC = bloom_keyset_final,
+	INITCOND = 'BQEBAAAAAAAAAAAAAAAAAAAAAAABAAEAAAAAAHsUrkfheoQ/AAAAAAAAAAABAAAAAAAAAGknVw+3yIL+');
+SELECT bs_same('SELECT bs_user_agg(url) FROM bs_t');
+SELECT bloom_contains(bs_user_agg(url), 'initial-element') AS initial_kept,
+	   bloom_contains(bloom_agg(url), 'initial-element') AS not_in_table
+FROM bs_t;
+DROP AGGREGATE bs_user_agg(text);
+
 DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent, bs_part, bs_part_copy CASCADE;
 DROP FUNCTION bs_same(text), bs_count(int);

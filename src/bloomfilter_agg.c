@@ -147,6 +147,23 @@ bloom_intersection_trans(PG_FUNCTION_ARGS)
  * drop every row).  The empty filter gets the capacity and fpr the call
  * asked for when they are constants.
  */
+/* bloom_agg(x, capacity, fpr)'s value from its state (NULL: zero rows) */
+static Datum
+bloom_from_filter_state(Datum state, bool isnull, int64 capacity, double fpr)
+{
+	if (!isnull)
+	{
+		/* a flat copy: a pending state must not leave the aggregate */
+		struct varlena *v = pgbf_state_flat(state);
+		struct varlena *copy = palloc(VARSIZE(v));
+
+		bf_copy(copy, v, VARSIZE(v));
+		PG_RETURN_POINTER(copy);
+	}
+	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, capacity, fpr,
+									 BLOOM_LAYOUT_BLOCKED, true));
+}
+
 PG_FUNCTION_INFO_V1(bloom_agg_final);
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
@@ -155,21 +172,14 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	int64		capacity = 1;
 	double		fpr = 0.01;
 
-	if (!PG_ARGISNULL(0))
+	if (PG_ARGISNULL(0))
 	{
-		/* a flat copy: a pending state must not leave the aggregate */
-		struct varlena *v = pgbf_state_flat(PG_GETARG_DATUM(0));
-		struct varlena *copy = palloc(VARSIZE(v));
-
-		bf_copy(copy, v, VARSIZE(v));
-		PG_RETURN_POINTER(copy);
+		if (pgbf_agg_const_arg(fcinfo, 1, &d))
+			capacity = DatumGetInt64(d);
+		if (pgbf_agg_const_arg(fcinfo, 2, &d))
+			fpr = DatumGetFloat8(d);
 	}
-	if (pgbf_agg_const_arg(fcinfo, 1, &d))
-		capacity = DatumGetInt64(d);
-	if (pgbf_agg_const_arg(fcinfo, 2, &d))
-		fpr = DatumGetFloat8(d);
-	PG_RETURN_POINTER(pgbf_bloom_new(CurrentMemoryContext, capacity, fpr,
-									 BLOOM_LAYOUT_BLOCKED, true));
+	return bloom_from_filter_state(PG_GETARG_DATUM(0), PG_ARGISNULL(0), capacity, fpr);
 }
 
 /* union/intersection aggregates: their argument is the filter, no params */
@@ -183,13 +193,10 @@ bloom_combine_final(PG_FUNCTION_ARGS)
 									 BLOOM_LAYOUT_BLOCKED, true));
 }
 
-PG_FUNCTION_INFO_V1(bloom_keyset_final);
-Datum
-bloom_keyset_final(PG_FUNCTION_ARGS)
+/* bloom_agg(x) and bloom_agg(x, fpr)'s value from the keyset (NULL: zero rows) */
+static Datum
+bloom_from_keyset(const KeySet *ks, double fpr)
 {
-	double		fpr;
-	int64		capacity;
-	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
 	BloomFilter *f;
 
 	f = pgbf_bloom_new(CurrentMemoryContext,
@@ -211,4 +218,35 @@ bloom_keyset_final(PG_FUNCTION_ARGS)
 			PG_RETURN_POINTER(f);
 	}
 	PG_RETURN_POINTER(pgbf_bloom_add_many(f, ks->hashes, ks->count, CurrentMemoryContext, true));
+}
+
+PG_FUNCTION_INFO_V1(bloom_keyset_final);
+Datum
+bloom_keyset_final(PG_FUNCTION_ARGS)
+{
+	double		fpr;
+	int64		capacity;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
+
+	return bloom_from_keyset(ks, fpr);
+}
+
+PgbfPending *
+pgbf_bloom_agg_start(MemoryContext cxt, double fpr, int64 capacity, bool sized)
+{
+	if (sized)
+		return pgbf_bloom_agg_new_pending(cxt, capacity, fpr);
+	return pgbf_keyset_new_pending(cxt, BF_KIND_BLOOM, fpr, capacity);
+}
+
+Datum
+pgbf_bloom_agg_finish(PgbfPending *state, double fpr, int64 capacity, bool sized)
+{
+	Datum		d = state != NULL ? pgbf_pending_datum(state) : (Datum) 0;
+
+	if (sized)
+		return bloom_from_filter_state(d, state == NULL, capacity, fpr);
+	if (state == NULL)
+		return bloom_from_keyset(NULL, fpr);
+	return bloom_from_keyset(pgbf_keyset_of_state(d), ((const KeySet *) state->flat)->fpr);
 }

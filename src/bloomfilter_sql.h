@@ -28,4 +28,9 @@ extern BloomFilter *pgbf_bloom_union(BloomFilter *a, const BloomFilter *b,
 extern BloomFilter *pgbf_bloom_intersection(BloomFilter *a, const BloomFilter *b,
 											MemoryContext cxt, bool in_place);
 
+/* bloom_agg's state and value, for the build scan (typeops.h) */
+extern PgbfPending *pgbf_bloom_agg_start(MemoryContext cxt, double fpr, int64 capacity,
+										 bool sized);
+extern Datum pgbf_bloom_agg_finish(PgbfPending *state, double fpr, int64 capacity, bool sized);
+
 #endif							/* BLOOMFILTER_SQL_H */

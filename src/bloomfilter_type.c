@@ -12,7 +12,7 @@
 #include "bloom.h"
 #include "bloomfilter_sql.h"
 #include "pg_common.h"
-#include "scan.h"
+#include "typeops.h"
 
 PGBF_INPUT_FUNCS(bloomfilter, bloom_check, "bloomfilter")
 
@@ -377,12 +377,21 @@ bloom_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
 }
 
-/* this type's page-at-a-time answers for the probe scan (scan.c) */
-void
-pgbf_bloom_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
+/* the answers for many hashes: the probe scan's, through pgbf_bloom_ops */
+static void
+bloom_probe_many(const void *f, const void *aux, const uint64 *h, size_t n, bool *out)
 {
 	bloom_contains_hashes((const BloomFilter *) f, h, n, out);
 }
+
+const PgbfTypeOps pgbf_bloom_ops = {
+	.name = "bloomfilter",
+	.kind = BF_KIND_BLOOM,
+	.scan_filter = pgbf_scan_filter_cached,
+	.probe_many = bloom_probe_many,
+	.agg_start = pgbf_bloom_agg_start,
+	.agg_finish = pgbf_bloom_agg_finish,
+};
 
 /*
  * bloom_test_and_add(f, xs): f with every element of xs added, and for

@@ -90,8 +90,8 @@
 #include "utils/ruleutils.h"
 #include "utils/syscache.h"
 
-#include "bloomfilter_sql.h"
-#include "keyset_sql.h"
+#include "funcs.h"
+#include "heappage.h"
 #include "scan.h"
 
 #define BUILD_SCAN_NAME "BloomBuildScan"
@@ -99,31 +99,12 @@
 static bool enable_build_scan = true;
 static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 
-/*
- * The transitions whose state is a pending queue of hashes (pg_common.h),
- * by C symbol without the element suffix: the keyset aggregates'
- * (keyset_sql.h), and bloom_agg(x, capacity, fpr)'s, which adds the queue
- * to a filter (BF_KIND_BLOOM with sized).
- */
-static const struct
-{
-	const char *trans;
-	BfKind		target;
-	bool		sized;			/* bloom_agg_trans: (x, capacity, fpr) only */
-}			build_aggregates[] = {
-	{"bloom_keyset_trans", BF_KIND_BLOOM, false},
-	{"counting_bloom_keyset_trans", BF_KIND_COUNTING, false},
-	{"cuckoo_keyset_trans", BF_KIND_CUCKOO, false},
-	{"bloom_agg_trans", BF_KIND_BLOOM, true},
-};
-
 /* what a build scan computes: one aggregate call, as match_build_agg read it */
 typedef struct BuildAgg
 {
 	Aggref	   *aggref;
-	Oid			finalfn;
-	BfKind		target;
-	bool		sized;			/* bloom_agg(x, capacity, fpr) */
+	const PgbfTypeOps *ops;		/* the filter type's (typeops.h) */
+	bool		sized;			/* (x, capacity, fpr) */
 	PgbfElem	kind;
 	int			elem;			/* element_form's: ELEM_* of scan.h or ELEM_EXPR */
 	double		fpr;
@@ -220,12 +201,9 @@ static bool
 match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 {
 	int			nargs = list_length(a->args);
+	PgbfFuncInfo info;
 	HeapTuple	tp;
-	Oid			transfn;
-	bool		extra;
-	char	   *src;
-	char	   *final;
-	bool		found = false;
+	bool		initval;
 	char		errbuf[BF_ERRLEN];
 
 	if (a->aggdistinct != NIL || a->aggorder != NIL ||
@@ -233,34 +211,27 @@ match_build_agg(RelOptInfo *rel, Aggref *a, BuildAgg *b)
 		a->aggsplit != AGGSPLIT_SIMPLE || a->aggstar || a->aggvariadic ||
 		nargs < 1 || nargs > 3)
 		return false;
+
+	/*
+	 * One of the extension's own aggregates (funcs.c: a user's aggregate
+	 * made of the module's transition functions is not one), and with no
+	 * initial state: the scan starts from the state the transition makes
+	 * at the first row, as the extension's aggregates do
+	 */
+	info = pgbf_func_info(a->aggfnoid);
+	if (info.role != PGBF_FN_AGG || info.nargs != nargs)
+		return false;
 	tp = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(a->aggfnoid));
 	if (!HeapTupleIsValid(tp))
 		return false;
-	transfn = ((Form_pg_aggregate) GETSTRUCT(tp))->aggtransfn;
-	b->finalfn = ((Form_pg_aggregate) GETSTRUCT(tp))->aggfinalfn;
-	extra = ((Form_pg_aggregate) GETSTRUCT(tp))->aggfinalextra;
+	(void) SysCacheGetAttr(AGGFNOID, tp, Anum_pg_aggregate_agginitval, &initval);
+	initval = !initval;
 	ReleaseSysCache(tp);
-	if (extra || !OidIsValid(b->finalfn))
+	if (initval)
 		return false;
-
-	/* one of the transitions above, and a final function of this module */
-	src = pgbf_module_elem_symbol(transfn, nargs + 1, InvalidOid, &b->kind);
-	for (int i = 0; src != NULL && i < lengthof(build_aggregates) && !found; i++)
-	{
-		if (strcmp(src, build_aggregates[i].trans) == 0 &&
-			(!build_aggregates[i].sized || nargs == 3))
-		{
-			b->target = build_aggregates[i].target;
-			b->sized = build_aggregates[i].sized;
-			found = true;
-		}
-	}
-	if (src)
-		pfree(src);
-	final = found ? pgbf_module_symbol(b->finalfn, 1, InvalidOid) : NULL;
-	if (final == NULL)
-		return false;
-	pfree(final);
+	b->ops = info.ops;
+	b->kind = info.kind;
+	b->sized = nargs == 3;
 
 	/*
 	 * The element: an expression of rel's row, a column in particular; a
@@ -525,10 +496,19 @@ table_entry(Index relid, AttrNumber resno)
  * and clauses are in custom_exprs as well, where the planner looks for the
  * Params of sub-selects and outer queries they use (custom_scan_tlist, it
  * assumes, has none), so that the scan is run again when one changes.
- * custom_private: the target kind, element kind, element form, final
- * function, whether the call is bloom_agg(x, capacity, fpr), the number of
- * tables and the number of clauses of each.
+ * custom_private: the element form, element kind, the number of tables
+ * and the number of clauses of each (PRIVATE_*); the filter type and the
+ * call's parameters are the Aggref's, read again at execution.
  */
+/* custom_private's items */
+enum
+{
+	PRIVATE_ELEM,				/* ELEM_* of scan.h, or ELEM_EXPR */
+	PRIVATE_KIND,				/* PgbfElem */
+	PRIVATE_NTABLES,			/* tables read */
+	PRIVATE_NQUALS				/* then each table's number of clauses */
+};
+
 static Plan *
 build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				List *tlist, List *clauses, List *custom_plans)
@@ -576,10 +556,9 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	}
 	cscan->custom_scan_tlist = scan_tlist;
 	/* (list_make5 is 14's: not in 13) */
-	cscan->custom_private = list_make4(makeInteger(b.target), makeInteger(b.kind),
-									   makeInteger(b.elem), makeInteger((int) b.finalfn));
-	cscan->custom_private = lappend(cscan->custom_private, makeInteger(b.sized ? 1 : 0));
-	cscan->custom_private = lappend(cscan->custom_private, makeInteger(list_length(elements)));
+	cscan->custom_private = list_make3(makeInteger(b.elem), makeInteger(b.kind),
+									   makeInteger(list_length(elements)));
+	Assert(list_length(cscan->custom_private) == PRIVATE_NQUALS);
 	cscan->custom_private = list_concat(cscan->custom_private, nquals);
 	cscan->custom_relids = NULL;
 	cscan->methods = &build_scan_methods;
@@ -588,9 +567,6 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 
 /* ---- execution ---- */
 
-/* custom_private's items after the five that describe the call */
-#define PRIVATE_NTABLES 5
-#define PRIVATE_NQUALS 6
 
 /*
  * In the plan (build_plan_path): the RT index of table i (-1: the table
@@ -643,11 +619,10 @@ typedef struct BuildScanState
 	int			ntables;
 	BuildTable *tables;
 	BuildTable *table;			/* the one being read */
-	BfKind		target;
-	bool		sized;
+	const PgbfTypeOps *ops;		/* the filter type's */
+	bool		sized;			/* (x, capacity, fpr) */
 	PgbfElem	kind;
 	int			elem;
-	Oid			finalfn;
 	double		fpr;
 	int64		capacity;
 	bool		done;			/* the one row returned */
@@ -673,15 +648,6 @@ static const CustomExecMethods build_exec_methods = {
 	.ExplainCustomScan = build_explain,
 };
 
-Aggref *
-pgbf_build_scan_aggref(Node *context)
-{
-	if (context != NULL && IsA(context, CustomScanState) &&
-		((CustomScanState *) context)->methods == &build_exec_methods)
-		return ((BuildScanState *) context)->aggref;
-	return NULL;
-}
-
 static Node *
 build_create_state(CustomScan *cscan)
 {
@@ -699,14 +665,18 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *tle = linitial_node(TargetEntry, cscan->custom_scan_tlist);
 
-	st->aggref = castNode(Aggref, tle->expr);
-	st->target = (BfKind) intVal(linitial(cscan->custom_private));
-	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
-	st->elem = intVal(lthird(cscan->custom_private));
-	st->finalfn = (Oid) intVal(lfourth(cscan->custom_private));
-	st->sized = intVal(list_nth(cscan->custom_private, 4)) != 0;
+	PgbfFuncInfo info;
 
-	/* the constants, as the planner checked them (match_build_agg) */
+	st->aggref = castNode(Aggref, tle->expr);
+	st->elem = intVal(list_nth(cscan->custom_private, PRIVATE_ELEM));
+	st->kind = (PgbfElem) intVal(list_nth(cscan->custom_private, PRIVATE_KIND));
+
+	/* the type and the constants, as the planner checked them (match_build_agg) */
+	info = pgbf_func_info(st->aggref->aggfnoid);
+	if (info.role != PGBF_FN_AGG || info.nargs != list_length(st->aggref->args))
+		elog(ERROR, "bloomfilter build scan: its aggregate is no longer the extension's");
+	st->ops = info.ops;
+	st->sized = info.nargs == 3;
 	if (!call_params(st->aggref, &st->fpr, &st->capacity))
 		elog(ERROR, "bloomfilter build scan: its aggregate's arguments are not constants");
 
@@ -799,11 +769,7 @@ push_element(BuildScanState *st, Datum d, bool isnull)
 	{
 		MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
 
-		if (st->sized)
-			st->pending = pgbf_bloom_agg_new_pending(st->build_cxt, st->capacity, st->fpr);
-		else
-			st->pending = pgbf_keyset_new_pending(st->build_cxt, st->target, st->fpr,
-												  st->capacity);
+		st->pending = st->ops->agg_start(st->build_cxt, st->fpr, st->capacity, st->sized);
 		st->seed = ((const BfHeader *) st->pending->flat)->seed;
 		MemoryContextSwitchTo(old);
 	}
@@ -818,18 +784,18 @@ push_element(BuildScanState *st, Datum d, bool isnull)
  * page that passes the WHERE clause
  */
 static void
-push_page(BuildScanState *st, HeapScanDesc hscan)
+push_page(BuildScanState *st, const PgbfHeapPage *pg)
 {
-	Page		page = BufferGetPage(hscan->rs_cbuf);
+	Page		page = pg->page;
 	MemoryContext old = MemoryContextSwitchTo(st->page_cxt);
 
 	pgbf_page_prefetch_once(page);
-	for (int i = 0; i < hscan->rs_ntuples; i++)
+	for (int i = 0; i < pg->ntuples; i++)
 	{
 		Datum		d;
 		bool		isnull;
 
-		if (page_element(st, page, hscan->rs_cblock, hscan->rs_vistuples[i], &d, &isnull))
+		if (page_element(st, page, pg->block, pg->offsets[i], &d, &isnull))
 			push_element(st, d, isnull);
 	}
 	if (st->table->slot)
@@ -845,7 +811,7 @@ push_table(BuildScanState *st, BuildTable *t)
 	EState	   *estate = st->css.ss.ps.state;
 	TableScanDesc scan;
 	TupleTableSlot *slot;
-	bool		page_mode = t->rel->rd_tableam == GetHeapamTableAmRoutine();
+	bool		page_mode = pgbf_heap_paged(t->rel);
 	BlockNumber done_block = InvalidBlockNumber;
 	MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
 
@@ -857,24 +823,22 @@ push_table(BuildScanState *st, BuildTable *t)
 		CHECK_FOR_INTERRUPTS();
 		if (page_mode)
 		{
-			HeapScanDesc hscan = (HeapScanDesc) scan;
 			BlockNumber block = ItemPointerGetBlockNumber(&slot->tts_tid);
+			PgbfHeapPage pg;
 
 			if (block == done_block)
 				continue;
-			if ((scan->rs_flags & SO_ALLOW_PAGEMODE) && hscan->rs_cblock == block &&
-				BufferIsValid(hscan->rs_cbuf))
+			if (pgbf_heap_scan_page(scan, block, &pg))
 			{
-				push_page(st, hscan);
+				push_page(st, &pg);
 				done_block = block;
 
 				/*
 				 * The page is done: have the scan go on from its last
 				 * visible tuple, so the next call reads the next page
 				 * instead of storing each of this one's tuples in the slot
-				 * (heapgettup_pagemode goes on after rs_cindex)
 				 */
-				hscan->rs_cindex = hscan->rs_ntuples - 1;
+				pgbf_heap_scan_skip_to(scan, pg.ntuples - 1);
 				continue;
 			}
 		}
@@ -899,31 +863,22 @@ push_table(BuildScanState *st, BuildTable *t)
 /*
  * The aggregate's value: every row's element queued in a pending state as
  * the transition does it (push_element), table by table in the order the
- * Append node would read them, and the final function called on that
- * state, or on NULL for no rows, as the Agg node calls it.  The final
- * function finds the call's constants through pgbf_build_scan_aggref when
- * it needs them (no rows).
+ * Append node would read them, and the value made of that state, or of
+ * no state for no rows, as the final function makes it (typeops.h).
  */
 static Datum
 build_value(BuildScanState *st, bool *isnull)
 {
 	MemoryContext old;
-	FmgrInfo	flinfo;
 	Datum		result;
-
-	LOCAL_FCINFO(fcinfo, 1);
 
 	st->pending = NULL;
 	for (int i = 0; i < st->ntables; i++)
 		push_table(st, &st->tables[i]);
 
 	old = MemoryContextSwitchTo(st->build_cxt);
-	fmgr_info_cxt(st->finalfn, &flinfo, st->build_cxt);
-	InitFunctionCallInfoData(*fcinfo, &flinfo, 1, InvalidOid, (Node *) st, NULL);
-	fcinfo->args[0].value = st->pending != NULL ? pgbf_pending_datum(st->pending) : (Datum) 0;
-	fcinfo->args[0].isnull = st->pending == NULL;
-	result = FunctionCallInvoke(fcinfo);
-	*isnull = fcinfo->isnull;
+	result = st->ops->agg_finish(st->pending, st->fpr, st->capacity, st->sized);
+	*isnull = false;
 	MemoryContextSwitchTo(old);
 	return result;
 }

@@ -19,7 +19,7 @@
 #include "counting.h"
 #include "keyset_sql.h"
 #include "pg_common.h"
-#include "scan.h"
+#include "typeops.h"
 
 /* the one checker every input path (text, binary, bytea) runs */
 PGBF_INPUT_FUNCS(countingbloom, counting_check, "countingbloom")
@@ -286,8 +286,8 @@ counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
 
-void
-pgbf_counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out)
+static void
+counting_probe_many(const void *value, const uint64 *h, size_t n, bool *out)
 {
 	const CountingBloom *f = value;
 
@@ -312,7 +312,7 @@ counting_bloom_contains_array(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		return pgbf_contains_array(fcinfo, 1, NULL, 0, NULL);
 	f = pgbf_cached_arg(fcinfo, 0);
-	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, pgbf_counting_probe_many);
+	return pgbf_contains_array(fcinfo, 1, f, f->hdr.seed, counting_probe_many);
 }
 
 /* x <@ f: the commutator, element first */
@@ -445,22 +445,14 @@ PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
  * every row).
  */
 static Datum
-counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
+counting_from_keyset(const KeySet *ks, double fpr, int64 capacity, bool sized)
 {
-	double		fpr;
-	int64		capacity;
-	const KeySet *ks = pgbf_keyset_final_state(fcinfo, sized ? 2 : 1, sized ? 1 : -1,
-											   &fpr, &capacity);
 	uint64		n = ks ? ks->count : 0;
 	CountingBloom *f;
 
-	/* zero rows of the sized form: a constant capacity of 0 is still wrong */
+	/* zero rows of the sized form: the capacity given (0 is still wrong) */
 	if (sized && ks == NULL)
-	{
-		Datum		d;
-
-		capacity = pgbf_agg_const_arg(fcinfo, 1, &d) ? DatumGetInt64(d) : 1;
-	}
+		;
 	else if (capacity == 0)
 		capacity = n > 0 ? (int64) n : 1;
 	else if (n > (uint64) capacity)
@@ -507,6 +499,23 @@ counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
 	return counting_result(f);
 }
 
+static Datum
+counting_keyset_build(FunctionCallInfo fcinfo, bool sized)
+{
+	double		fpr;
+	int64		capacity;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, sized ? 2 : 1, sized ? 1 : -1,
+											   &fpr, &capacity);
+
+	if (sized && ks == NULL)
+	{
+		Datum		d;
+
+		capacity = pgbf_agg_const_arg(fcinfo, 1, &d) ? DatumGetInt64(d) : 1;
+	}
+	return counting_from_keyset(ks, fpr, capacity, sized);
+}
+
 /* counting_bloom_agg(x) and counting_bloom_agg(x, fpr) */
 PG_FUNCTION_INFO_V1(counting_bloom_keyset_final);
 Datum
@@ -522,3 +531,35 @@ counting_bloom_keyset_sized_final(PG_FUNCTION_ARGS)
 {
 	return counting_keyset_build(fcinfo, true);
 }
+
+static void
+counting_scan_probe_many(const void *f, const void *aux, const uint64 *h, size_t n, bool *out)
+{
+	counting_probe_many(f, h, n, out);
+}
+
+static PgbfPending *
+counting_agg_start(MemoryContext cxt, double fpr, int64 capacity, bool sized)
+{
+	return pgbf_keyset_new_pending(cxt, BF_KIND_COUNTING, fpr, capacity);
+}
+
+static Datum
+counting_agg_finish(PgbfPending *state, double fpr, int64 capacity, bool sized)
+{
+	const KeySet *ks;
+
+	if (state == NULL)
+		return counting_from_keyset(NULL, fpr, sized ? capacity : 0, sized);
+	ks = pgbf_keyset_of_state(pgbf_pending_datum(state));
+	return counting_from_keyset(ks, ks->fpr, (int64) ks->capacity, sized);
+}
+
+const PgbfTypeOps pgbf_counting_ops = {
+	.name = "countingbloom",
+	.kind = BF_KIND_COUNTING,
+	.scan_filter = pgbf_scan_filter_cached,
+	.probe_many = counting_scan_probe_many,
+	.agg_start = counting_agg_start,
+	.agg_finish = counting_agg_finish,
+};

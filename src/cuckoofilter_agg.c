@@ -38,13 +38,9 @@ PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
  * tiny inputs), build again 1% larger: deterministic, so every plan gives
  * the same filter.
  */
-PG_FUNCTION_INFO_V1(cuckoo_keyset_final);
-Datum
-cuckoo_keyset_final(PG_FUNCTION_ARGS)
+static Datum
+cuckoo_from_keyset(const KeySet *ks, double fpr)
 {
-	double		fpr;
-	int64		capacity;
-	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
 	PgbfCuckooLeft left;
 	uint64		n,
 				m;
@@ -73,11 +69,32 @@ cuckoo_keyset_final(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, ks->hashes, n, CurrentMemoryContext));
 }
 
+PG_FUNCTION_INFO_V1(cuckoo_keyset_final);
+Datum
+cuckoo_keyset_final(PG_FUNCTION_ARGS)
+{
+	double		fpr;
+	int64		capacity;
+	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 1, -1, &fpr, &capacity);
+
+	return cuckoo_from_keyset(ks, fpr);
+}
+
 /*
  * cuckoo_agg(x, capacity, fpr): cuckoo_create(capacity, fpr), then each
  * distinct input added once (growing past capacity as cuckoo_add does),
  * from the flushed state as above.
  */
+static Datum
+cuckoo_from_keyset_sized(const KeySet *ks, double fpr, int64 capacity)
+{
+	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
+
+	if (ks == NULL || ks->count == 0)
+		PG_RETURN_POINTER(f);
+	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, ks->hashes, ks->count, CurrentMemoryContext));
+}
+
 PG_FUNCTION_INFO_V1(cuckoo_keyset_final_sized);
 Datum
 cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
@@ -85,9 +102,28 @@ cuckoo_keyset_final_sized(PG_FUNCTION_ARGS)
 	double		fpr;
 	int64		capacity;
 	const KeySet *ks = pgbf_keyset_final_state(fcinfo, 2, 1, &fpr, &capacity);
-	CuckooFilter *f = pgbf_cuckoo_new(CurrentMemoryContext, capacity > 0 ? capacity : 1, fpr);
 
-	if (ks == NULL || ks->count == 0)
-		PG_RETURN_POINTER(f);
-	PG_RETURN_POINTER(pgbf_cuckoo_load_sorted(f, ks->hashes, ks->count, CurrentMemoryContext));
+	return cuckoo_from_keyset_sized(ks, fpr, capacity);
+}
+
+PgbfPending *
+pgbf_cuckoo_agg_start(MemoryContext cxt, double fpr, int64 capacity, bool sized)
+{
+	return pgbf_keyset_new_pending(cxt, BF_KIND_CUCKOO, fpr, capacity);
+}
+
+Datum
+pgbf_cuckoo_agg_finish(PgbfPending *state, double fpr, int64 capacity, bool sized)
+{
+	const KeySet *ks = NULL;
+
+	if (state != NULL)
+	{
+		ks = pgbf_keyset_of_state(pgbf_pending_datum(state));
+		fpr = ks->fpr;
+		capacity = (int64) ks->capacity;
+	}
+	if (sized)
+		return cuckoo_from_keyset_sized(ks, fpr, capacity);
+	return cuckoo_from_keyset(ks, fpr);
 }

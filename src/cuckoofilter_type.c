@@ -11,7 +11,7 @@
 #include "cuckoo.h"
 #include "cuckoofilter_sql.h"
 #include "pg_common.h"
-#include "scan.h"
+#include "typeops.h"
 
 /* text input, binary receive and the bytea cast, all through cuckoo_check */
 PGBF_INPUT_FUNCS(cuckoofilter, cuckoo_check, "cuckoofilter")
@@ -378,15 +378,12 @@ cuckoo_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(s.data));
 }
 
-/* this type's page-at-a-time answers for the probe scan (scan.c) */
-void
-pgbf_cuckoo_probe_many(const void *f, const uint64 *h, size_t n, bool *out)
-{
-	cuckoo_contains_hashes((const CuckooFilter *) f, h, n, out);
-}
-
-const void *
-pgbf_cuckoo_scan_filter(FunctionCallInfo fcinfo, double expected_probes, const void **alt)
+/*
+ * The probe scan's filter and answers (typeops.h): the alternate-bucket
+ * offsets derived once the scan is expected to probe enough to repay them
+ */
+static const void *
+cuckoo_scan_filter(FunctionCallInfo fcinfo, double expected_probes, const void **alt)
 {
 	const CuckooFilter *f = pgbf_cached_arg(fcinfo, 0);
 	bool		eager = expected_probes * PGBF_DERIVE_BYTES_PER_USE >= (double) cuckoo_alt_bytes(f);
@@ -394,11 +391,20 @@ pgbf_cuckoo_scan_filter(FunctionCallInfo fcinfo, double expected_probes, const v
 	return pgbf_cached_arg_derived(fcinfo, 0, cuckoo_derive_alt, cuckoo_alt_bytes, alt, eager);
 }
 
-void
-pgbf_cuckoo_probe_many_alt(const void *f, const void *alt, const uint64 *h, size_t n, bool *out)
+static void
+cuckoo_probe_many_alt(const void *f, const void *alt, const uint64 *h, size_t n, bool *out)
 {
 	cuckoo_contains_hashes_alt((const CuckooFilter *) f, (const uint32_t *) alt, h, n, out);
 }
+
+const PgbfTypeOps pgbf_cuckoo_ops = {
+	.name = "cuckoofilter",
+	.kind = BF_KIND_CUCKOO,
+	.scan_filter = cuckoo_scan_filter,
+	.probe_many = cuckoo_probe_many_alt,
+	.agg_start = pgbf_cuckoo_agg_start,
+	.agg_finish = pgbf_cuckoo_agg_finish,
+};
 
 /*
  * cuckoo_test_and_add(f, xs): f with each element of xs added that it

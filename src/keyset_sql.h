@@ -37,6 +37,12 @@ pgbf_keyset_trans(FunctionCallInfo fcinfo, BfKind target, PgbfElem kind)
 }
 /* ERROR: more distinct inputs than a keyset holds */
 extern pg_noreturn void pgbf_keyset_too_many(const KeySet *ks);
+/*
+ * A keyset state's set with its queue merged in (every distinct hash,
+ * ascending) and the queue's memory freed: what a final function builds
+ * from (keyset_type.c)
+ */
+extern const KeySet *pgbf_keyset_of_state(Datum state);
 extern const KeySet *pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno,
 											 int capacity_argno, double *fpr,
 											 int64 *capacity);

@@ -184,6 +184,17 @@ bloom_keyset_combine(PG_FUNCTION_ARGS)
  * state with *fpr / *capacity filled in, or the state.
  */
 const KeySet *
+pgbf_keyset_of_state(Datum state)
+{
+	const KeySet *ks = (const KeySet *) pgbf_state_flat(state);
+	PgbfPending *p = pgbf_state_pending(state);
+
+	if (p != NULL)
+		pgbf_pending_release_queue(p);
+	return ks;
+}
+
+const KeySet *
 pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_argno,
 						double *fpr, int64 *capacity)
 {
@@ -191,11 +202,8 @@ pgbf_keyset_final_state(FunctionCallInfo fcinfo, int fpr_argno, int capacity_arg
 
 	if (!PG_ARGISNULL(0))
 	{
-		const KeySet *ks = (const KeySet *) pgbf_state_flat(PG_GETARG_DATUM(0));
-		PgbfPending *p = pgbf_state_pending(PG_GETARG_DATUM(0));
+		const KeySet *ks = pgbf_keyset_of_state(PG_GETARG_DATUM(0));
 
-		if (p != NULL)
-			pgbf_pending_release_queue(p);
 		*fpr = ks->fpr;
 		*capacity = (int64) ks->capacity;
 		return ks;

@@ -68,6 +68,7 @@ extern void *pgbf_grow_value(void *v, size_t size);
  * Not a palloc chunk: free it with pfree(*alloc), never pfree() the value,
  * so it is for memory the caller owns to the end, never a returned Datum.
  */
+#define PGBF_VALUE_ALIGN 64		/* a cache line */
 extern void *pgbf_alloc_value_aligned(MemoryContext cxt, size_t size, void **alloc);
 
 /* ---- elements ---- */
@@ -227,6 +228,12 @@ extern Datum pgbf_contains_array(FunctionCallInfo fcinfo, int argno, const void 
 	Datum name##_int8(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_INT8); } \
 	PG_FUNCTION_INFO_V1(name##_uuid); \
 	Datum name##_uuid(PG_FUNCTION_ARGS) { return impl(fcinfo, PGBF_ELEM_UUID); }
+
+/*
+ * The size of a datum's value if it is stored out of line and not
+ * compressed (a stored array or filter read in pieces), else 0 (argcache.c)
+ */
+extern Size pgbf_toast_plain_size(struct varlena *raw);
 
 extern const void *pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno);
 

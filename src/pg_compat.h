@@ -24,6 +24,16 @@
 #include "utils/arrayaccess.h"
 #include "utils/guc.h"
 
+/*
+ * The heap scan's page-mode state (HeapScanDescData's current buffer,
+ * block, visible tuples and index), which heappage.c reads: the same in
+ * every major from 14 to 19.  A later major may change it; until it is checked,
+ * the scans answer slot by slot there.
+ */
+#if PG_VERSION_NUM < 200000
+#define PGBF_HEAP_PAGE_ACCESS 1
+#endif
+
 /* the ExplainProperty* functions: moved to their own header in 18 */
 #if PG_VERSION_NUM >= 180000
 #include "commands/explain_format.h"

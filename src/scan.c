@@ -78,6 +78,8 @@
 #include "utils/syscache.h"
 
 #include "bloomindex.h"
+#include "funcs.h"
+#include "heappage.h"
 #include "scan.h"
 #include "url.h"
 
@@ -88,6 +90,7 @@ static set_rel_pathlist_hook_type prev_rel_pathlist_hook = NULL;
 
 /* ---- the functions the scan answers ---- */
 
+/* the probe's filter type, as the plan records it */
 typedef enum ProbeType
 {
 	PROBE_BLOOM,
@@ -96,143 +99,41 @@ typedef enum ProbeType
 	PROBE_INDEX					/* bloom_index_contains(index, x) */
 } ProbeType;
 
-static const struct
-{
-	const char *name;			/* C function name, without the element suffix */
-	ProbeType	type;
-	int			filter_arg;		/* 0: contains(f, x); 1: contained(x, f) */
-}			probe_functions[] = {
-	{"bloom_contains", PROBE_BLOOM, 0},
-	{"bloom_contained", PROBE_BLOOM, 1},
-	{"counting_bloom_contains", PROBE_COUNTING, 0},
-	{"counting_bloom_contained", PROBE_COUNTING, 1},
-	{"cuckoo_contains", PROBE_CUCKOO, 0},
-	{"cuckoo_contained", PROBE_CUCKOO, 1},
-	{"bloom_index_contains", PROBE_INDEX, 0},
-};
-
-static const struct
-{
-	const char *suffix;
-	PgbfElem	kind;
-}			probe_elements[] = {
-	{"_text", PGBF_ELEM_BYTES},
-	{"_int8", PGBF_ELEM_INT8},
-	{"_uuid", PGBF_ELEM_UUID},
-};
-
-static const PgbfProbeMany probe_many[] = {
-	[PROBE_BLOOM] = pgbf_bloom_probe_many,
-	[PROBE_COUNTING] = pgbf_counting_probe_many,
-	[PROBE_CUCKOO] = pgbf_cuckoo_probe_many,
+static const PgbfTypeOps *const probe_type_ops[] = {
+	[PROBE_BLOOM] = &pgbf_bloom_ops,
+	[PROBE_COUNTING] = &pgbf_counting_ops,
+	[PROBE_CUCKOO] = &pgbf_cuckoo_ops,
+	[PROBE_INDEX] = NULL,
 };
 
 /*
- * The C symbol of funcid if it is a function of this module's library
- * with nargs arguments returning rettype (any type if InvalidOid;
- * palloc'd), else NULL.  Known by its symbol, whatever schema the
- * extension is in.
- */
-char *
-pgbf_module_symbol(Oid funcid, int nargs, Oid rettype)
-{
-	HeapTuple	tp;
-	Form_pg_proc proc;
-	Datum		d;
-	bool		isnull;
-	char	   *src = NULL;
-	char	   *bin;
-
-	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
-	if (!HeapTupleIsValid(tp))
-		return NULL;
-	proc = (Form_pg_proc) GETSTRUCT(tp);
-	if (proc->prolang != ClanguageId || proc->pronargs != nargs || proc->proretset ||
-		(OidIsValid(rettype) && proc->prorettype != rettype))
-	{
-		ReleaseSysCache(tp);
-		return NULL;
-	}
-	d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_probin, &isnull);
-	if (!isnull)
-	{
-		bin = TextDatumGetCString(d);
-		if (strcmp(bin, "$libdir/bloomfilter") == 0)
-		{
-			d = SysCacheGetAttr(PROCOID, tp, Anum_pg_proc_prosrc, &isnull);
-			if (!isnull)
-				src = TextDatumGetCString(d);
-		}
-		pfree(bin);
-	}
-	ReleaseSysCache(tp);
-	return src;
-}
-
-/*
- * The C symbol of funcid without its element suffix (palloc'd) and the
- * element kind the suffix stands for, if funcid is one of this module's
- * per-element entry points (PGBF_ELEM_ENTRY_POINTS) with nargs arguments
- * returning rettype (any type if InvalidOid); else NULL.
- */
-char *
-pgbf_module_elem_symbol(Oid funcid, int nargs, Oid rettype, PgbfElem *kind)
-{
-	char	   *src = pgbf_module_symbol(funcid, nargs, rettype);
-	size_t		len = src ? strlen(src) : 0;
-
-	for (int j = 0; src != NULL && j < lengthof(probe_elements); j++)
-	{
-		size_t		slen = strlen(probe_elements[j].suffix);
-
-		if (len > slen && strcmp(src + len - slen, probe_elements[j].suffix) == 0)
-		{
-			src[len - slen] = '\0';
-			*kind = probe_elements[j].kind;
-			return src;
-		}
-	}
-	if (src)
-		pfree(src);
-	return NULL;
-}
-
-/*
- * Is funcid one of this module's row probes?  Then its type, element kind
- * and which argument is the filter.
+ * Is funcid one of the extension's row probes?  Then its type, element
+ * kind and which argument is the filter.
  */
 static bool
 probe_function(Oid funcid, ProbeType *type, PgbfElem *kind, int *filter_arg)
 {
-	char	   *base = pgbf_module_elem_symbol(funcid, 2, BOOLOID, kind);
-	bool		found = false;
+	PgbfFuncInfo info = pgbf_func_info(funcid);
 
-	for (int i = 0; base != NULL && i < lengthof(probe_functions) && !found; i++)
+	switch (info.role)
 	{
-		if (strcmp(base, probe_functions[i].name) == 0)
-		{
-			*type = probe_functions[i].type;
-			*filter_arg = probe_functions[i].filter_arg;
-			found = true;
-		}
+		case PGBF_FN_CONTAINS:
+		case PGBF_FN_CONTAINED:
+			for (int t = 0; t < lengthof(probe_type_ops); t++)
+				if (probe_type_ops[t] == info.ops && info.ops != NULL)
+					*type = (ProbeType) t;
+			*filter_arg = info.role == PGBF_FN_CONTAINED ? 1 : 0;
+			break;
+		case PGBF_FN_INDEX_CONTAINS:
+			*type = PROBE_INDEX;
+			*filter_arg = 0;
+			break;
+		default:
+			return false;
 	}
-	if (base)
-		pfree(base);
-	return found;
+	*kind = info.kind;
+	return true;
 }
-
-/* is funcid this module's url_normalize(text)? */
-static bool
-is_url_normalize(Oid funcid)
-{
-	char	   *src = pgbf_module_symbol(funcid, 1, TEXTOID);
-	bool		found = src != NULL && strcmp(src, "url_normalize_text") == 0;
-
-	if (src)
-		pfree(src);
-	return found;
-}
-
 
 /* e under any binary-compatible casts */
 static Node *
@@ -264,7 +165,7 @@ pgbf_element_column(Node *e, Index relid, int *elem)
 			*elem = ELEM_INT4;
 		else if (funcid == F_INT8_INT2)
 			*elem = ELEM_INT2;
-		else if (is_url_normalize(funcid))
+		else if (pgbf_func_info(funcid).role == PGBF_FN_URL_NORMALIZE)
 			*elem = ELEM_URL;
 		else
 			return NULL;
@@ -548,6 +449,24 @@ bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rt
  * element is made of the column (ELEM_*), and whether the function is
  * STRICT.
  */
+enum
+{
+	EXPR_FILTER,				/* the filter argument */
+	EXPR_COLUMN,				/* the element's column */
+	EXPR_PROBE,					/* the probe qual, for EXPLAIN */
+	EXPR_COUNT
+};
+enum
+{
+	PRIV_TYPE,					/* ProbeType */
+	PRIV_KIND,					/* PgbfElem */
+	PRIV_NEGATE,				/* NOT contains(...) */
+	PRIV_ELEM,					/* ELEM_*: how the element is made of the column */
+	PRIV_STRICT,				/* the function is STRICT (the 1.0 catalog's) */
+	PRIV_ELEMTYPE,				/* the function's element type */
+	PRIV_COUNT
+};
+
 static Plan *
 bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			 List *tlist, List *clauses, List *custom_plans)
@@ -573,10 +492,12 @@ bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
 	cscan->custom_exprs = list_make3(q.filter, q.column, probe->clause);
+	Assert(list_length(cscan->custom_exprs) == EXPR_COUNT);
 	cscan->custom_private = list_make5(makeInteger(q.type), makeInteger(q.kind),
 									   makeInteger(q.negate ? 1 : 0), makeInteger(q.elem),
 									   makeInteger(q.strict ? 1 : 0));
 	cscan->custom_private = lappend(cscan->custom_private, makeInteger((int) q.elemtype));
+	Assert(list_length(cscan->custom_private) == PRIV_COUNT);
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
 	cscan->methods = &bf_scan_methods;
@@ -659,20 +580,20 @@ bf_begin(CustomScanState *node, EState *estate, int eflags)
 	ProbeScanState *st = (ProbeScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	Relation	rel = node->ss.ss_currentRelation;
-	Var		   *column = lsecond(cscan->custom_exprs);
+	Var		   *column = list_nth(cscan->custom_exprs, EXPR_COLUMN);
 
 	/* the column itself (planned as element_column found it), and how the element is made of it */
 	if (!IsA(column, Var) || column->varno != cscan->scan.scanrelid || column->varattno <= 0)
 		elog(ERROR, "bloomfilter probe scan: no element column");
 	st->attno = column->varattno;
-	st->elem = intVal(lfourth(cscan->custom_private));
-	st->type = (ProbeType) intVal(linitial(cscan->custom_private));
-	st->kind = (PgbfElem) intVal(lsecond(cscan->custom_private));
-	st->negate = intVal(lthird(cscan->custom_private)) != 0;
-	st->strict = intVal(list_nth(cscan->custom_private, 4)) != 0;
-	st->elemtype = (Oid) intVal(list_nth(cscan->custom_private, 5));
-	st->filter_expr = ExecInitExpr(linitial(cscan->custom_exprs), &node->ss.ps);
-	st->page_mode = rel->rd_tableam == GetHeapamTableAmRoutine();
+	st->elem = intVal(list_nth(cscan->custom_private, PRIV_ELEM));
+	st->type = (ProbeType) intVal(list_nth(cscan->custom_private, PRIV_TYPE));
+	st->kind = (PgbfElem) intVal(list_nth(cscan->custom_private, PRIV_KIND));
+	st->negate = intVal(list_nth(cscan->custom_private, PRIV_NEGATE)) != 0;
+	st->strict = intVal(list_nth(cscan->custom_private, PRIV_STRICT)) != 0;
+	st->elemtype = (Oid) intVal(list_nth(cscan->custom_private, PRIV_ELEMTYPE));
+	st->filter_expr = ExecInitExpr(list_nth(cscan->custom_exprs, EXPR_FILTER), &node->ss.ps);
+	st->page_mode = pgbf_heap_paged(rel);
 	st->block = InvalidBlockNumber;
 	st->filter_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter probe scan filter",
 										   ALLOCSET_DEFAULT_SIZES);
@@ -722,23 +643,18 @@ prepare_filter(ProbeScanState *st)
 	}
 	else if (!isnull)
 	{
+		Relation	rel = st->css.ss.ss_currentRelation;
+		double		rows = rel->rd_rel->reltuples;
+
 		LOCAL_FCINFO(fcinfo, 1);
 
 		InitFunctionCallInfoData(*fcinfo, &st->flinfo, 1, InvalidOid, NULL, NULL);
 		fcinfo->args[0].value = d;
 		fcinfo->args[0].isnull = false;
+		if (rows <= 0)
+			rows = (double) RelationGetNumberOfBlocks(rel) * 64;
 		st->aux = NULL;
-		if (st->type == PROBE_CUCKOO)
-		{
-			Relation	rel = st->css.ss.ss_currentRelation;
-			double		rows = rel->rd_rel->reltuples;
-
-			if (rows <= 0)
-				rows = (double) RelationGetNumberOfBlocks(rel) * 64;
-			st->filter = pgbf_cuckoo_scan_filter(fcinfo, rows, &st->aux);
-		}
-		else
-			st->filter = pgbf_cached_arg(fcinfo, 0);
+		st->filter = probe_type_ops[st->type]->scan_filter(fcinfo, rows, &st->aux);
 		st->seed = ((const BfHeader *) st->filter)->seed;
 	}
 	MemoryContextSwitchTo(old);
@@ -765,10 +681,8 @@ answer_hashes(ProbeScanState *st, const uint64 *h, size_t n, bool *out)
 		memset(out, 0, n * sizeof(bool));
 	else if (st->type == PROBE_INDEX)
 		pgbf_index_probe_many(st->index, h, n, out);
-	else if (st->type == PROBE_CUCKOO)
-		pgbf_cuckoo_probe_many_alt(st->filter, st->aux, h, n, out);
 	else
-		probe_many[st->type] (st->filter, h, n, out);
+		probe_type_ops[st->type]->probe_many(st->filter, st->aux, h, n, out);
 }
 
 /*
@@ -840,54 +754,28 @@ answer_one(ProbeScanState *st, Datum d, bool isnull)
 	return found != st->negate;
 }
 
-bool
-pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off, HeapTuple tup)
-{
-	ItemId		lp = PageGetItemId(page, off);
-
-	if (!ItemIdIsNormal(lp))
-		return false;
-	tup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	tup->t_len = ItemIdGetLength(lp);
-	tup->t_tableOid = RelationGetRelid(rel);
-	ItemPointerSet(&tup->t_self, block, off);
-	return true;
-}
-
-bool
-pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
-			   AttrNumber attno, Datum *d, bool *isnull)
-{
-	HeapTupleData tup;
-
-	if (!pgbf_page_tuple(rel, page, block, off, &tup))
-		return false;
-	*d = heap_getattr(&tup, attno, RelationGetDescr(rel), isnull);
-	return true;
-}
-
 /*
  * Answer every visible tuple of the scan's current heap page at once (the
- * tuples a page-at-a-time heap scan returns, in rs_vistuples).  The scan
+ * tuples a page-at-a-time heap scan returns: heappage.h).  The scan
  * holds a pin on the page, so the tuples stay where they are.
  */
 static void
-prepare_page(ProbeScanState *st, HeapScanDesc hscan)
+prepare_page(ProbeScanState *st, const PgbfHeapPage *pg)
 {
 	Relation	rel = st->css.ss.ss_currentRelation;
-	Page		page = BufferGetPage(hscan->rs_cbuf);
+	Page		page = pg->page;
 	MemoryContext old;
 	int			n = 0;
-	int			nvis = hscan->rs_ntuples;
+	int			nvis = pg->ntuples;
 
 	pgbf_page_prefetch_once(page);
 	memset(st->answer, ANSWER_UNKNOWN, sizeof(st->answer));
-	st->block = hscan->rs_cblock;
+	st->block = pg->block;
 	MemoryContextReset(st->page_cxt);
 	old = MemoryContextSwitchTo(st->page_cxt);
 	for (int i = 0; i < nvis; i++)
 	{
-		OffsetNumber off = hscan->rs_vistuples[i];
+		OffsetNumber off = pg->offsets[i];
 		Datum		d;
 		bool		isnull;
 
@@ -915,26 +803,29 @@ prepare_page(ProbeScanState *st, HeapScanDesc hscan)
 /*
  * After a tuple of the current page that fails: the answers of the tuples
  * after it on the page, as far as they fail too, and the heap scan moved
- * on past them (heapgettup_pagemode goes on after rs_cindex), so that a
+ * on past them (pgbf_heap_scan_skip_to), so that a
  * failing tuple is never stored in the slot only to be dropped.  A tuple
  * the page pass did not answer stops the run, to be answered from its
  * slot.
  */
 static void
-skip_failing(ProbeScanState *st, HeapScanDesc hscan)
+skip_failing(ProbeScanState *st, TableScanDesc scan)
 {
+	PgbfHeapPage pg;
 	int			i;
 
-	for (i = hscan->rs_cindex + 1; i < hscan->rs_ntuples; i++)
+	if (!pgbf_heap_scan_page(scan, st->block, &pg))
+		return;
+	for (i = pg.current + 1; i < pg.ntuples; i++)
 	{
-		OffsetNumber off = hscan->rs_vistuples[i];
+		OffsetNumber off = pg.offsets[i];
 		uint8		a = off <= MaxHeapTuplesPerPage ? st->answer[off] : ANSWER_UNKNOWN;
 
 		if (a != ANSWER_FAIL)
 			break;
 		InstrCountFiltered2(&st->css.ss, 1);
 	}
-	hscan->rs_cindex = i - 1;
+	pgbf_heap_scan_skip_to(scan, i - 1);
 }
 
 static TupleTableSlot *
@@ -966,11 +857,10 @@ bf_next(ScanState *ss)
 			return NULL;
 		if (st->page_mode)
 		{
-			HeapScanDesc hscan = (HeapScanDesc) scan;
+			PgbfHeapPage pg;
 
-			if (block != st->block && (scan->rs_flags & SO_ALLOW_PAGEMODE) &&
-				hscan->rs_cblock == block && BufferIsValid(hscan->rs_cbuf))
-				prepare_page(st, hscan);
+			if (block != st->block && pgbf_heap_scan_page(scan, block, &pg))
+				prepare_page(st, &pg);
 			if (block == st->block && off <= MaxHeapTuplesPerPage)
 				a = st->answer[off];
 		}
@@ -986,7 +876,7 @@ bf_next(ScanState *ss)
 		/* EXPLAIN ANALYZE's "Rows Removed by Probe" (summed over workers) */
 		InstrCountFiltered2(ss, 1);
 		if (st->page_mode && block == st->block && ScanDirectionIsForward(estate->es_direction))
-			skip_failing(st, (HeapScanDesc) scan);
+			skip_failing(st, scan);
 	}
 	return NULL;
 }
@@ -1080,7 +970,7 @@ bf_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan, ancestors);
 	ExplainPropertyText("Probe",
-						deparse_expression(lthird(cscan->custom_exprs), context,
+						deparse_expression(list_nth(cscan->custom_exprs, EXPR_PROBE), context,
 										   es->verbose, false),
 						es);
 
@@ -1120,8 +1010,6 @@ pgbf_scan_init(void)
 							 "page at a time, overlapping the filter's cache misses.",
 							 &enable_probe_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
-	pgbf_build_scan_init();
-	MarkGUCPrefixReserved("bloomfilter");
 	RegisterCustomScanMethods(&bf_scan_methods);
 	prev_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = bf_rel_pathlist;
