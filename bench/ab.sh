@@ -8,8 +8,8 @@
 # query three times and keep the fastest (the first run also warms the
 # caches).  Prints, per build, the minimum and the median of those round
 # minima.  The installed bloomfilter.so is put back at the end, whatever
-# happens.  The bench/README.md A/B tables were measured this way, 7 or 9
-# rounds, on the dev cluster (tools/dev.sh, shared_buffers = 1GB).
+# happens.  Run it on the dev cluster (tools/dev.sh, shared_buffers = 1GB)
+# with 7 or 9 rounds.
 set -euo pipefail
 . "$(dirname "$0")/swap_build.sh"
 rounds=${4:-7}

@@ -172,9 +172,8 @@ UPDATE bench.q SET build_scan = false WHERE name LIKE '%\_build\_%\_rows';
 -- run every query runs+1 times, round-robin; round 0 is the warm-up.
 -- Each query runs twice in a row and the second run is timed: the first
 -- of two queries that need the same big allocations pays for faulting
--- fresh memory in (a page fault costs 10-36 us on the VM of
--- bench/README.md, twentieth round: 8,000 faults, some 100 ms, for a 2M
--- build after other queries), and which query that is depended on the
+-- fresh memory in (thousands of page faults for a 2M build after other
+-- queries), and which query that is depended on the
 -- order of the names.  Timed second, a query runs with the memory it
 -- used a moment before, as a repeated query does.
 DROP TABLE IF EXISTS bench.timings;

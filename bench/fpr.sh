@@ -4,7 +4,7 @@
 #   bench/fpr.sh [scale]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# the core: every src/*.c that is plain C (no postgres.h), see DEVELOPING.md
+# the core: every src/*.c that is plain C (no postgres.h), see CONTRIBUTING.md
 mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 bin=${TMPDIR:-/tmp}/bloomfilter-fpr.$$
 if ! ${CC:-cc} -O2 -std=gnu11 -Isrc -o "$bin" bench/fpr.c "${srcs[@]}" -lm 2>/dev/null; then

@@ -5,7 +5,7 @@
 # without cuckoofilter's search prefetch)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# the core: every src/*.c that is plain C (no postgres.h), see DEVELOPING.md
+# the core: every src/*.c that is plain C (no postgres.h), see CONTRIBUTING.md
 mapfile -t srcs < <(grep -L '#include "postgres.h"' src/*.c)
 out=${TMPDIR:-/tmp}/bloomfilter-micro.$$
 # counting/cuckoo are measured when their core compiles against micro.c;

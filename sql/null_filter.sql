@@ -6,7 +6,7 @@
 --
 \pset null (null)
 
--- the crawler's test (README): no filter row yet, so every link is new
+-- the crawler's test (doc/getting-started.md): no filter row yet, so every link is new
 CREATE TABLE nf_filter (id int PRIMARY KEY, f bloomfilter);
 CREATE TABLE nf_batch (url text);
 INSERT INTO nf_batch VALUES ('https://a.example/'), ('https://b.example/'), (NULL);

@@ -2,8 +2,8 @@
 # per host distributed by host, and enqueue_host_links(host, links), a
 # distributed function that Citus runs on the worker owning the host.  The
 # real link stream of ../shared/data goes through it in batches, grouped by
-# host on the way in, and through the README's single-node
-# enqueue_new_links (taken from README.md) in a database without Citus;
+# host on the way in, and through the walk-through's single-node
+# enqueue_new_links (taken from doc/getting-started.md) in a database without Citus;
 # the two frontiers must hold the same URLs, each once.  Run by
 # tools/test-stages/50-citus.sh; doc/citus.md ("The crawler loop on Citus")
 # explains it and quotes the figures printed here ("# crawler: ..." lines).
@@ -100,19 +100,19 @@ SELECT create_distributed_function('enqueue_host_links(text,text[])', 'host',
 SQL
 $coord->safe_psql('postgres', $citus_schema);
 
-# ---- the README's single-node loop, as README.md writes it ----
-open my $fh, '<', 'README.md' or die "README.md: $!";
+# ---- the single-node loop, as doc/getting-started.md writes it ----
+open my $fh, '<', 'doc/getting-started.md' or die "doc/getting-started.md: $!";
 my $readme = do { local $/; <$fh> };
 close $fh;
 my ($readme_tables) = $readme =~ /^(CREATE TABLE seen \(url text PRIMARY KEY\);.*?^INSERT INTO url_filter [^\n]*\n)/ms;
 my ($readme_function) = $readme =~ /^(CREATE FUNCTION enqueue_new_links\(links text\[\]\).*?^\$\$;)/ms;
-ok(defined $readme_tables && defined $readme_function, 'README.md: the tables and enqueue_new_links found');
+ok(defined $readme_tables && defined $readme_function, 'doc/getting-started.md: the tables and enqueue_new_links found');
 
 # single node: a database without Citus on the coordinator's server
 $coord->safe_psql('postgres', 'CREATE DATABASE single');
 $coord->safe_psql('single', "CREATE EXTENSION bloomfilter;\n$readme_tables\n$readme_function");
 
-# on Citus, the README's tables distributed as they stand (seen by url)
+# on Citus, the walk-through's tables distributed as they stand (seen by url)
 my $readme_citus = qq{SET search_path = readme, public;
 	$readme_tables
 	SELECT create_distributed_table('seen', 'url');
@@ -124,12 +124,12 @@ my $sample = q{ARRAY['https://www.postgresql.org/docs/', 'https://www.debian.org
 my ($ret, $out, $err) = $coord->psql('postgres',
 	"SET search_path = readme, public; SELECT enqueue_new_links($sample)");
 like($err, qr/could not create distributed plan.*parameters in SQL functions/s,
-	'README enqueue_new_links on Citus: fails, Citus cannot plan a SQL function\'s parameters');
+	'getting-started enqueue_new_links on Citus: fails, Citus cannot plan a SQL function\'s parameters');
 (my $body) = $readme_function =~ /^\s*(WITH batch AS.*?SELECT count\(\*\) FROM fresh;)/ms;
 $body =~ s/unnest\(links\)/unnest($sample)/;
 ($ret, $out, $err) = $coord->psql('postgres', "SET search_path = readme, public;\n$body");
 like($err, qr/correlated subqueries are not supported when the FROM clause contains a CTE or subquery/,
-	'README enqueue_new_links body as one statement on Citus: fails on the correlated NOT EXISTS');
+	'getting-started enqueue_new_links body as one statement on Citus: fails on the correlated NOT EXISTS');
 
 # ---- enqueue_host_links: distributed, one call on one worker ----
 is($coord->safe_psql('postgres', q{
