@@ -500,6 +500,18 @@ table_entry(Index relid, AttrNumber resno)
  * and the number of clauses of each (PRIVATE_*); the filter type and the
  * call's parameters are the Aggref's, read again at execution.
  */
+/*
+ * custom_scan_tlist's entries: the call, the table the query names, each
+ * table read (TLIST_TABLES + i), then each table's element, then each
+ * table's clauses, table by table
+ */
+enum
+{
+	TLIST_AGGREF,
+	TLIST_QUERY_TABLE,
+	TLIST_TABLES
+};
+
 /* custom_private's items */
 enum
 {
@@ -537,6 +549,7 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_exprs = copyObject(elements);
 	scan_tlist = list_make1(makeTargetEntry((Expr *) copyObject(aggref), resno++, NULL, false));
 	scan_tlist = lappend(scan_tlist, table_entry(relid, resno++));
+	Assert(list_length(scan_tlist) == TLIST_TABLES);
 	foreach(lc, custom_plans)
 		scan_tlist = lappend(scan_tlist, table_entry(((Scan *) lfirst(lc))->scanrelid, resno++));
 	foreach(lc, elements)
@@ -555,7 +568,6 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		nquals = lappend(nquals, makeInteger(list_length(quals)));
 	}
 	cscan->custom_scan_tlist = scan_tlist;
-	/* (list_make5 is 14's: not in 13) */
 	cscan->custom_private = list_make3(makeInteger(b.elem), makeInteger(b.kind),
 									   makeInteger(list_length(elements)));
 	Assert(list_length(cscan->custom_private) == PRIVATE_NQUALS);
@@ -575,7 +587,8 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 static Index
 plan_relid(CustomScan *cscan, int i)
 {
-	return castNode(Var, list_nth_node(TargetEntry, cscan->custom_scan_tlist, 2 + i)->expr)->varno;
+	return castNode(Var, list_nth_node(TargetEntry, cscan->custom_scan_tlist,
+									   TLIST_TABLES + i)->expr)->varno;
 }
 
 static Node *
@@ -583,14 +596,15 @@ plan_element(CustomScan *cscan, int i)
 {
 	int			ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
 
-	return (Node *) list_nth_node(TargetEntry, cscan->custom_scan_tlist, 2 + ntables + i)->expr;
+	return (Node *) list_nth_node(TargetEntry, cscan->custom_scan_tlist,
+								  TLIST_TABLES + ntables + i)->expr;
 }
 
 static List *
 plan_quals(CustomScan *cscan, int i)
 {
 	int			ntables = intVal(list_nth(cscan->custom_private, PRIVATE_NTABLES));
-	int			first = 2 + 2 * ntables;
+	int			first = TLIST_TABLES + 2 * ntables;
 	int			n;
 	List	   *quals = NIL;
 
