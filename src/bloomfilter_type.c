@@ -335,6 +335,12 @@ bloom_fpr(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(bloom_estimate_fpr(f));
 }
 
+/*
+ * A filter keeps no count of what was added: "distinct_estimate" is the
+ * number of distinct elements its bits set suggest.  "inserted" is the
+ * same estimate under the name 1.0 gave it, which read as an exact count;
+ * it stays, deprecated, so queries written against 1.0 keep their answer.
+ */
 PG_FUNCTION_INFO_V1(bloom_info);
 Datum
 bloom_info(PG_FUNCTION_ARGS)
@@ -346,7 +352,8 @@ bloom_info(PG_FUNCTION_ARGS)
 	initStringInfo(&s);
 	appendStringInfo(&s, "{\"type\": \"bloomfilter\", \"layout\": \"%s\", \"scalable\": %s, "
 					 "\"bits\": %llu, \"bytes\": %u, \"hashes\": %u, \"stages\": %u, "
-					 "\"capacity\": %llu, \"inserted\": %lld, \"bits_set\": %llu, "
+					 "\"capacity\": %llu, \"distinct_estimate\": %lld, \"inserted\": %lld, "
+					 "\"bits_set\": %llu, "
 					 "\"fill\": %.6f, \"fpr_target\": %.17g, \"fpr_estimate\": %.17g, "
 					 "\"bits_per_element\": %.4f, \"seed\": %llu, \"hash\": \"xxh3_64\", "
 					 "\"format_version\": %u, \"stage_info\": [",
@@ -354,6 +361,7 @@ bloom_info(PG_FUNCTION_ARGS)
 					 (unsigned long long) bits, (unsigned) VARSIZE(f),
 					 f->stages[f->nstages - 1].nhashes, f->nstages,
 					 (unsigned long long) bloom_total_capacity(f),
+					 (long long) llround(bloom_estimate_cardinality(f)),
 					 (long long) llround(bloom_estimate_cardinality(f)),
 					 (unsigned long long) bloom_total_bits_set(f),
 					 (double) bloom_total_bits_set(f) / (double) bits,
