@@ -21,6 +21,10 @@ CREATE TYPE bloomfilter (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION bloomfilter_in(cstring) IS 'bloomfilter text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION bloomfilter_out(bloomfilter) IS 'bloomfilter text output: base64 of its bytes';
+COMMENT ON FUNCTION bloomfilter_recv(internal) IS 'bloomfilter binary input, validated';
+COMMENT ON FUNCTION bloomfilter_send(bloomfilter) IS 'bloomfilter binary output: its bytes';
 COMMENT ON TYPE bloomfilter IS 'Bloom filter (blocked or standard layout, scalable by default): false means never added, true means probably added';
 
 CREATE FUNCTION bloomfilter(bytea) RETURNS bloomfilter
@@ -38,14 +42,16 @@ CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01,
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_create(bigint, float8, text, boolean) IS 'empty bloomfilter sized for capacity distinct elements at false-positive rate fpr';
 
--- COST 10: a probe hashes the element and touches one cache line of a
--- filter that is often bigger than the CPU caches: several times a simple
--- comparison (COST 1), so the planner evaluates cheap quals first.
--- CALLED ON NULL INPUT, here and in every probe of every type (contains,
--- contained, count, the array forms): a NULL filter contains nothing, so
--- bloom_contains(NULL, x) is false, not NULL.  A missing filter (a scalar
--- subquery that found no row) must not make WHERE NOT bloom_contains(f, x)
--- drop every row.  A NULL element still gives NULL.
+-- Every probe of every type (contains, contained, count, the array forms)
+-- is COST 10: it hashes the element and reads the filter where the hash
+-- points, often outside the CPU caches: several times a simple comparison
+-- (COST 1), so the planner evaluates cheap quals first.  The row probes
+-- (contains, contained) have the planner support function that loads the
+-- module (00_common.sql).  Every probe is CALLED ON NULL INPUT: a NULL
+-- filter contains nothing, so bloom_contains(NULL, x) is false, not NULL.
+-- A missing filter (a scalar subquery that found no row) must not make
+-- WHERE NOT bloom_contains(f, x) drop every row.  A NULL element still
+-- gives NULL.
 -- @each element
 CREATE FUNCTION bloom_add(f bloomfilter, x @ELEM@) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_@SYM@' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

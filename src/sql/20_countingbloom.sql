@@ -22,6 +22,10 @@ CREATE TYPE countingbloom (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION countingbloom_in(cstring) IS 'countingbloom text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION countingbloom_out(countingbloom) IS 'countingbloom text output: base64 of its bytes';
+COMMENT ON FUNCTION countingbloom_recv(internal) IS 'countingbloom binary input, validated';
+COMMENT ON FUNCTION countingbloom_send(countingbloom) IS 'countingbloom binary output: its bytes';
 COMMENT ON TYPE countingbloom IS 'counting Bloom filter (4-bit saturating counters, blocked layout, fixed size): supports remove; false means not in, true means probably in';
 
 CREATE FUNCTION countingbloom(bytea) RETURNS countingbloom
@@ -71,13 +75,13 @@ CREATE FUNCTION counting_bloom_remove(f countingbloom, xs @ELEM@[]) RETURNS coun
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, @ELEM@[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x @ELEM@) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, @ELEM@) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';
 CREATE FUNCTION counting_bloom_contained(x @ELEM@, f countingbloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'counting_bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'counting_bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contained(@ELEM@, countingbloom) IS 'same as counting_bloom_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION counting_bloom_count(f countingbloom, x @ELEM@) RETURNS int
-	AS 'MODULE_PATHNAME', 'counting_bloom_count_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'counting_bloom_count_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION counting_bloom_count(countingbloom, @ELEM@) IS 'upper bound of how many times x is in (0 .. 15; 15 means 15 or more; 0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = countingbloom, RIGHTARG = @ELEM@, FUNCTION = counting_bloom_contains,

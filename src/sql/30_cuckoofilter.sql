@@ -70,13 +70,13 @@ CREATE FUNCTION cuckoo_remove(f cuckoofilter, x @ELEM@) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_@SYM@' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, @ELEM@) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x @ELEM@) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, @ELEM@) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';
 CREATE FUNCTION cuckoo_contained(x @ELEM@, f cuckoofilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'cuckoo_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE SUPPORT bloomfilter_probe_support;
+	AS 'MODULE_PATHNAME', 'cuckoo_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contained(@ELEM@, cuckoofilter) IS 'same as cuckoo_contains(f, x), element first (the <@ operator)';
 CREATE FUNCTION cuckoo_count(f cuckoofilter, x @ELEM@) RETURNS integer
-	AS 'MODULE_PATHNAME', 'cuckoo_count_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'cuckoo_count_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION cuckoo_count(cuckoofilter, @ELEM@) IS 'copies of x''s fingerprint in f: at least the number of copies of x in f (0 for a NULL f)';
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = @ELEM@, FUNCTION = cuckoo_contains,

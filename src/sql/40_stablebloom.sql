@@ -76,10 +76,10 @@ CREATE FUNCTION stable_bloom_add(f stablebloom, xs @ELEM@[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, @ELEM@[]) IS 'f after inserting every non-NULL element of xs, in array order';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x @ELEM@) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION stable_bloom_contains(stablebloom, @ELEM@) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
 CREATE FUNCTION stable_bloom_contained(x @ELEM@, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION stable_bloom_contained(@ELEM@, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
 	LEFTARG = stablebloom, RIGHTARG = @ELEM@, FUNCTION = stable_bloom_contains,

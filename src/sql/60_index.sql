@@ -9,6 +9,7 @@ COMMENT ON FUNCTION bloom_hash(@ELEM@, bigint) IS 'the 64-bit hash every filter 
 
 CREATE FUNCTION bloomfilter_index_handler(internal) RETURNS index_am_handler
 	AS 'MODULE_PATHNAME' LANGUAGE C;
+COMMENT ON FUNCTION bloomfilter_index_handler(internal) IS 'handler of the bloomfilter index access method';
 CREATE ACCESS METHOD bloomfilter TYPE INDEX HANDLER bloomfilter_index_handler;
 COMMENT ON ACCESS METHOD bloomfilter IS 'a Bloom filter of a column kept in pages: maintained by the table, probed with bloom_index_contains';
 
