@@ -5,11 +5,14 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = bloomfilter
 
 # Every .c file in src/ is part of the module; every src/sql/*.sql piece,
-# in name order, makes up the current version's install script.  The
-# install scripts of released versions and every update script are frozen
-# in src/sql/versions/ (see doc/versions.md).
+# in name order, makes up the current version's install script: what each
+# element type (text, bytea, bigint, uuid) has is written once in a piece,
+# as a template that tools/sqlgen.awk expands for each.  The install
+# scripts of released versions and every update script are frozen in
+# src/sql/versions/ (see doc/versions.md).
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 SQL_PIECES = $(sort $(wildcard src/sql/*.sql))
+SQLGEN = tools/sqlgen.awk
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(sort $(wildcard src/sql/versions/$(EXTENSION)--*.sql))
 
@@ -35,8 +38,8 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(DATA_built): $(SQL_PIECES) $(EXTENSION).control
-	cat $(SQL_PIECES) | sed 's/@EXTVERSION@/$(EXTVERSION)/g' > $@
+$(DATA_built): $(SQL_PIECES) $(SQLGEN) $(EXTENSION).control
+	awk -v extversion='$(EXTVERSION)' -f $(SQLGEN) $(SQL_PIECES) > $@ || { rm -f $@; exit 1; }
 
 # Builds before with_llvm was overridden installed LLVM bitcode, which a
 # server with jit = on inlines in place of the installed module's code:

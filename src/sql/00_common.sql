@@ -59,6 +59,10 @@ CREATE TYPE bloom_keyset (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION bloom_keyset_in(cstring) IS 'bloom_keyset text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION bloom_keyset_out(bloom_keyset) IS 'bloom_keyset text output: base64 of its bytes';
+COMMENT ON FUNCTION bloom_keyset_recv(internal) IS 'bloom_keyset binary input, validated';
+COMMENT ON FUNCTION bloom_keyset_send(bloom_keyset) IS 'bloom_keyset binary output: its bytes';
 COMMENT ON TYPE bloom_keyset IS 'aggregate state of self-sizing filter aggregates: the distinct element hashes seen so far';
 
 CREATE FUNCTION bloom_keyset_combine(bloom_keyset, bloom_keyset) RETURNS bloom_keyset

@@ -21,6 +21,10 @@ CREATE TYPE bloomfilter (
 	ALIGNMENT = double,
 	STORAGE = extended
 );
+COMMENT ON FUNCTION bloomfilter_in(cstring) IS 'bloomfilter text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION bloomfilter_out(bloomfilter) IS 'bloomfilter text output: base64 of its bytes';
+COMMENT ON FUNCTION bloomfilter_recv(internal) IS 'bloomfilter binary input, validated';
+COMMENT ON FUNCTION bloomfilter_send(bloomfilter) IS 'bloomfilter binary output: its bytes';
 COMMENT ON TYPE bloomfilter IS 'Bloom filter (blocked or standard layout, scalable by default): false means never added, true means probably added';
 
 CREATE FUNCTION bloomfilter(bytea) RETURNS bloomfilter
@@ -38,118 +42,44 @@ CREATE FUNCTION bloom_create(capacity bigint, fpr float8 DEFAULT 0.01,
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_create(bigint, float8, text, boolean) IS 'empty bloomfilter sized for capacity distinct elements at false-positive rate fpr';
 
-CREATE FUNCTION bloom_add(f bloomfilter, x text) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, text) IS 'f with x added';
-CREATE FUNCTION bloom_add(f bloomfilter, xs text[]) RETURNS bloomfilter
+-- Every probe of every type (contains, contained, count, the array forms)
+-- is COST 10: it hashes the element and reads the filter where the hash
+-- points, often outside the CPU caches: several times a simple comparison
+-- (COST 1), so the planner evaluates cheap quals first.  The row probes
+-- (contains, contained) have the planner support function that loads the
+-- module (00_common.sql).  Every probe is CALLED ON NULL INPUT: a NULL
+-- filter contains nothing, so bloom_contains(NULL, x) is false, not NULL.
+-- A missing filter (a scalar subquery that found no row) must not make
+-- WHERE NOT bloom_contains(f, x) drop every row.  A NULL element still
+-- gives NULL.
+-- @each element
+CREATE FUNCTION bloom_add(f bloomfilter, x @ELEM@) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_add_@SYM@' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_add(bloomfilter, @ELEM@) IS 'f with x added';
+CREATE FUNCTION bloom_add(f bloomfilter, xs @ELEM@[]) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, text[]) IS 'f with every non-NULL element of xs added';
-CREATE FUNCTION bloom_contains(f bloomfilter, xs text[]) RETURNS boolean[]
+COMMENT ON FUNCTION bloom_add(bloomfilter, @ELEM@[]) IS 'f with every non-NULL element of xs added';
+CREATE FUNCTION bloom_contains(f bloomfilter, xs @ELEM@[]) RETURNS boolean[]
 	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, text[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
--- COST 10: a probe hashes the element and touches one cache line of a
--- filter that is often bigger than the CPU caches: several times a simple
--- comparison (COST 1), so the planner evaluates cheap quals first.
--- CALLED ON NULL INPUT, here and in every probe of every type (contains,
--- contained, count, the array forms): a NULL filter contains nothing, so
--- bloom_contains(NULL, x) is false, not NULL.  A missing filter (a scalar
--- subquery that found no row) must not make WHERE NOT bloom_contains(f, x)
--- drop every row.  A NULL element still gives NULL.
-CREATE FUNCTION bloom_contains(f bloomfilter, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, text) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
-CREATE FUNCTION bloom_contained(x text, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contained(text, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
+COMMENT ON FUNCTION bloom_contains(bloomfilter, @ELEM@[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
+CREATE FUNCTION bloom_contains(f bloomfilter, x @ELEM@) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contains(bloomfilter, @ELEM@) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
+CREATE FUNCTION bloom_contained(x @ELEM@, f bloomfilter) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloom_contained(@ELEM@, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = text, FUNCTION = bloom_contains,
+	LEFTARG = bloomfilter, RIGHTARG = @ELEM@, FUNCTION = bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
 );
-COMMENT ON OPERATOR @> (bloomfilter, text) IS 'bloomfilter probably contains element';
+COMMENT ON OPERATOR @> (bloomfilter, @ELEM@) IS 'bloomfilter probably contains element';
 CREATE OPERATOR <@ (
-	LEFTARG = text, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
+	LEFTARG = @ELEM@, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
 	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
 );
-COMMENT ON OPERATOR <@ (text, bloomfilter) IS 'element is probably in bloomfilter';
+COMMENT ON OPERATOR <@ (@ELEM@, bloomfilter) IS 'element is probably in bloomfilter';
 
-CREATE FUNCTION bloom_add(f bloomfilter, x bytea) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, bytea) IS 'f with x added';
-CREATE FUNCTION bloom_add(f bloomfilter, xs bytea[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, bytea[]) IS 'f with every non-NULL element of xs added';
-CREATE FUNCTION bloom_contains(f bloomfilter, xs bytea[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
-CREATE FUNCTION bloom_contains(f bloomfilter, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bytea) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
-CREATE FUNCTION bloom_contained(x bytea, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contained(bytea, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = bytea, FUNCTION = bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (bloomfilter, bytea) IS 'bloomfilter probably contains element';
-CREATE OPERATOR <@ (
-	LEFTARG = bytea, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (bytea, bloomfilter) IS 'element is probably in bloomfilter';
-
-CREATE FUNCTION bloom_add(f bloomfilter, x bigint) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, bigint) IS 'f with x added';
-CREATE FUNCTION bloom_add(f bloomfilter, xs bigint[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, bigint[]) IS 'f with every non-NULL element of xs added';
-CREATE FUNCTION bloom_contains(f bloomfilter, xs bigint[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
-CREATE FUNCTION bloom_contains(f bloomfilter, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, bigint) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
-CREATE FUNCTION bloom_contained(x bigint, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contained(bigint, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = bigint, FUNCTION = bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (bloomfilter, bigint) IS 'bloomfilter probably contains element';
-CREATE OPERATOR <@ (
-	LEFTARG = bigint, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (bigint, bloomfilter) IS 'element is probably in bloomfilter';
-
-CREATE FUNCTION bloom_add(f bloomfilter, x uuid) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, uuid) IS 'f with x added';
-CREATE FUNCTION bloom_add(f bloomfilter, xs uuid[]) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_add(bloomfilter, uuid[]) IS 'f with every non-NULL element of xs added';
-CREATE FUNCTION bloom_contains(f bloomfilter, xs uuid[]) RETURNS boolean[]
-	AS 'MODULE_PATHNAME', 'bloom_contains_array' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid[]) IS 'bloom_contains(f, x) for each element x of xs, in the same places (NULL for NULL), the cache misses of a big filter overlapped';
-CREATE FUNCTION bloom_contains(f bloomfilter, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contains(bloomfilter, uuid) IS 'false: x was never added (a NULL f contains nothing); true: x was probably added';
-CREATE FUNCTION bloom_contained(x uuid, f bloomfilter) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'bloom_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
-COMMENT ON FUNCTION bloom_contained(uuid, bloomfilter) IS 'same as bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = bloomfilter, RIGHTARG = uuid, FUNCTION = bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (bloomfilter, uuid) IS 'bloomfilter probably contains element';
-CREATE OPERATOR <@ (
-	LEFTARG = uuid, RIGHTARG = bloomfilter, FUNCTION = bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (uuid, bloomfilter) IS 'element is probably in bloomfilter';
-
+-- @end
 CREATE FUNCTION bloom_union(f bloomfilter, g bloomfilter) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_union(bloomfilter, bloomfilter) IS 'filter that contains what either contains (same geometry required)';
@@ -188,122 +118,37 @@ CREATE FUNCTION bloom_keyset_final(bloom_keyset) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION bloom_keyset_final(bloom_keyset) IS 'aggregate support: bloomfilter sized for the distinct hashes collected';
 
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, text) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, text) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, text, float8) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, text, float8) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_agg_trans(bloomfilter, text, bigint, float8) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, text, bigint, float8) IS 'aggregate support: add x in place';
+-- @each element
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, @ELEM@) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, @ELEM@) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_keyset_trans(bloom_keyset, @ELEM@, float8) RETURNS bloom_keyset
+	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, @ELEM@, float8) IS 'aggregate support: collect the hash of x';
+CREATE FUNCTION bloom_agg_trans(bloomfilter, @ELEM@, bigint, float8) RETURNS bloomfilter
+	AS 'MODULE_PATHNAME', 'bloom_agg_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, @ELEM@, bigint, float8) IS 'aggregate support: add x in place';
 
-CREATE AGGREGATE bloom_agg(text) (
+CREATE AGGREGATE bloom_agg(@ELEM@) (
 	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
 	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE bloom_agg(text) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
-CREATE AGGREGATE bloom_agg(text, fpr float8) (
+COMMENT ON AGGREGATE bloom_agg(@ELEM@) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
+CREATE AGGREGATE bloom_agg(@ELEM@, fpr float8) (
 	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
 	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE bloom_agg(text, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
-CREATE AGGREGATE bloom_agg(text, capacity bigint, fpr float8) (
+COMMENT ON AGGREGATE bloom_agg(@ELEM@, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
+CREATE AGGREGATE bloom_agg(@ELEM@, capacity bigint, fpr float8) (
 	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
 	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE bloom_agg(text, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
+COMMENT ON AGGREGATE bloom_agg(@ELEM@, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
 
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bytea) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bytea) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bytea, float8) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bytea, float8) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_agg_trans(bloomfilter, bytea, bigint, float8) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, bytea, bigint, float8) IS 'aggregate support: add x in place';
-
-CREATE AGGREGATE bloom_agg(bytea) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bytea) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
-CREATE AGGREGATE bloom_agg(bytea, fpr float8) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bytea, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
-CREATE AGGREGATE bloom_agg(bytea, capacity bigint, fpr float8) (
-	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
-	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bytea, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
-
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bigint) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bigint) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, bigint, float8) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, bigint, float8) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_agg_trans(bloomfilter, bigint, bigint, float8) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, bigint, bigint, float8) IS 'aggregate support: add x in place';
-
-CREATE AGGREGATE bloom_agg(bigint) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bigint) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
-CREATE AGGREGATE bloom_agg(bigint, fpr float8) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bigint, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
-CREATE AGGREGATE bloom_agg(bigint, capacity bigint, fpr float8) (
-	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
-	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(bigint, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
-
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, uuid) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, uuid) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_keyset_trans(bloom_keyset, uuid, float8) RETURNS bloom_keyset
-	AS 'MODULE_PATHNAME', 'bloom_keyset_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_keyset_trans(bloom_keyset, uuid, float8) IS 'aggregate support: collect the hash of x';
-CREATE FUNCTION bloom_agg_trans(bloomfilter, uuid, bigint, float8) RETURNS bloomfilter
-	AS 'MODULE_PATHNAME', 'bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_agg_trans(bloomfilter, uuid, bigint, float8) IS 'aggregate support: add x in place';
-
-CREATE AGGREGATE bloom_agg(uuid) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(uuid) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, false-positive rate at most 0.01';
-CREATE AGGREGATE bloom_agg(uuid, fpr float8) (
-	SFUNC = bloom_keyset_trans, STYPE = bloom_keyset,
-	FINALFUNC = bloom_keyset_final, COMBINEFUNC = bloom_keyset_combine,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(uuid, float8) IS 'bloomfilter of the distinct non-NULL inputs, sized for their number, at rate fpr';
-CREATE AGGREGATE bloom_agg(uuid, capacity bigint, fpr float8) (
-	SFUNC = bloom_agg_trans, STYPE = bloomfilter,
-	FINALFUNC = bloom_agg_final, COMBINEFUNC = bloom_union_trans,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE bloom_agg(uuid, bigint, float8) IS 'bloom_create(capacity, fpr) with every non-NULL input added';
-
+-- @end
 CREATE AGGREGATE bloom_union_agg(bloomfilter) (
 	SFUNC = bloom_union_trans, STYPE = bloomfilter,
 	FINALFUNC = bloom_combine_final, COMBINEFUNC = bloom_union_trans,
@@ -318,15 +163,8 @@ CREATE AGGREGATE bloom_intersection_agg(bloomfilter) (
 COMMENT ON AGGREGATE bloom_intersection_agg(bloomfilter) IS 'intersection of the non-NULL filters';
 
 -- test-and-add: which elements of a batch were new (issue 36)
-CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs text[], OUT filter bloomfilter, OUT added boolean[])
+-- @each element
+CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs @ELEM@[], OUT filter bloomfilter, OUT added boolean[])
 	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, text[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
-CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bytea[], OUT filter bloomfilter, OUT added boolean[])
-	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bytea[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
-CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs bigint[], OUT filter bloomfilter, OUT added boolean[])
-	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, bigint[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
-CREATE FUNCTION bloom_test_and_add(f bloomfilter, xs uuid[], OUT filter bloomfilter, OUT added boolean[])
-	AS 'MODULE_PATHNAME', 'bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, uuid[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+COMMENT ON FUNCTION bloom_test_and_add(bloomfilter, @ELEM@[]) IS 'f with every element of xs added, and for each element whether it was new (not probably in f, nor earlier in xs): BF.MADD';
+-- @end

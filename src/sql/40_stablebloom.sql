@@ -66,351 +66,92 @@ COMMENT ON FUNCTION stable_bloom_seen_final(stablebloom) IS 'aggregate support: 
 -- order of its stream, and the filter of two halves of a stream cannot be
 -- computed from the halves' filters (see src/stablebloom_type.c).
 --
+-- @each element
 
--- elements of type text
-CREATE FUNCTION stable_bloom_add(f stablebloom, x text) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, text) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
-CREATE FUNCTION stable_bloom_add(f stablebloom, xs text[]) RETURNS stablebloom
+-- elements of type @ELEM@
+CREATE FUNCTION stable_bloom_add(f stablebloom, x @ELEM@) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_add_@SYM@' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, @ELEM@) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
+CREATE FUNCTION stable_bloom_add(f stablebloom, xs @ELEM@[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, text[]) IS 'f after inserting every non-NULL element of xs, in array order';
-CREATE FUNCTION stable_bloom_contains(f stablebloom, x text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, text) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
-CREATE FUNCTION stable_bloom_contained(x text, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contained(text, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
+COMMENT ON FUNCTION stable_bloom_add(stablebloom, @ELEM@[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_contains(f stablebloom, x @ELEM@) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION stable_bloom_contains(stablebloom, @ELEM@) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
+CREATE FUNCTION stable_bloom_contained(x @ELEM@, f stablebloom) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'stable_bloom_contained_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION stable_bloom_contained(@ELEM@, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
 CREATE OPERATOR @> (
-	LEFTARG = stablebloom, RIGHTARG = text, FUNCTION = stable_bloom_contains,
+	LEFTARG = stablebloom, RIGHTARG = @ELEM@, FUNCTION = stable_bloom_contains,
 	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
 );
-COMMENT ON OPERATOR @> (stablebloom, text) IS 'stablebloom probably saw element recently';
+COMMENT ON OPERATOR @> (stablebloom, @ELEM@) IS 'stablebloom probably saw element recently';
 CREATE OPERATOR <@ (
-	LEFTARG = text, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
+	LEFTARG = @ELEM@, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
 	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
 );
-COMMENT ON OPERATOR <@ (text, stablebloom) IS 'element was probably seen recently by stablebloom';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, text, bigint, float8, int) IS 'aggregate support: insert x in place';
-CREATE AGGREGATE stable_bloom_agg(text) (
+COMMENT ON OPERATOR <@ (@ELEM@, stablebloom) IS 'element was probably seen recently by stablebloom';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@, bigint, float8) IS 'aggregate support: insert x in place';
+CREATE FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, @ELEM@, bigint, float8, int) IS 'aggregate support: insert x in place';
+CREATE AGGREGATE stable_bloom_agg(@ELEM@) (
 	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_agg(text) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
-CREATE AGGREGATE stable_bloom_agg(text, cells bigint, fpr float8) (
+COMMENT ON AGGREGATE stable_bloom_agg(@ELEM@) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
+CREATE AGGREGATE stable_bloom_agg(@ELEM@, cells bigint, fpr float8) (
 	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_agg(text, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE AGGREGATE stable_bloom_agg(text, cells bigint, fpr float8, cell_bits int) (
+COMMENT ON AGGREGATE stable_bloom_agg(@ELEM@, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE AGGREGATE stable_bloom_agg(@ELEM@, cells bigint, fpr float8, cell_bits int) (
 	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_agg(text, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
-CREATE AGGREGATE stable_bloom_seen(text) (
+COMMENT ON AGGREGATE stable_bloom_agg(@ELEM@, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, bigint, float8) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, bigint, float8, int) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
+CREATE AGGREGATE stable_bloom_seen(@ELEM@) (
 	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_seen(text) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
-CREATE AGGREGATE stable_bloom_seen(text, cells bigint, fpr float8) (
+COMMENT ON AGGREGATE stable_bloom_seen(@ELEM@) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
+CREATE AGGREGATE stable_bloom_seen(@ELEM@, cells bigint, fpr float8) (
 	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_seen(text, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
-CREATE AGGREGATE stable_bloom_seen(text, cells bigint, fpr float8, cell_bits int) (
+COMMENT ON AGGREGATE stable_bloom_seen(@ELEM@, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
+CREATE AGGREGATE stable_bloom_seen(@ELEM@, cells bigint, fpr float8, cell_bits int) (
 	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_seen(text, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, text, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
-CREATE AGGREGATE stable_bloom_seen(text, start stablebloom) (
+COMMENT ON AGGREGATE stable_bloom_seen(@ELEM@, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
+CREATE FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, stablebloom) RETURNS stablebloom
+	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_@SYM@' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, @ELEM@, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
+CREATE AGGREGATE stable_bloom_seen(@ELEM@, start stablebloom) (
 	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
 	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE stable_bloom_seen(text, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
-
--- elements of type bytea
-CREATE FUNCTION stable_bloom_add(f stablebloom, x bytea) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
-CREATE FUNCTION stable_bloom_add(f stablebloom, xs bytea[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, bytea[]) IS 'f after inserting every non-NULL element of xs, in array order';
-CREATE FUNCTION stable_bloom_contains(f stablebloom, x bytea) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bytea) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
-CREATE FUNCTION stable_bloom_contained(x bytea, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_text' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contained(bytea, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = stablebloom, RIGHTARG = bytea, FUNCTION = stable_bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (stablebloom, bytea) IS 'stablebloom probably saw element recently';
-CREATE OPERATOR <@ (
-	LEFTARG = bytea, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (bytea, stablebloom) IS 'element was probably seen recently by stablebloom';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bytea, bigint, float8, int) IS 'aggregate support: insert x in place';
-CREATE AGGREGATE stable_bloom_agg(bytea) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bytea) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
-CREATE AGGREGATE stable_bloom_agg(bytea, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bytea, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE AGGREGATE stable_bloom_agg(bytea, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bytea, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
-CREATE AGGREGATE stable_bloom_seen(bytea) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bytea) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
-CREATE AGGREGATE stable_bloom_seen(bytea, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bytea, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
-CREATE AGGREGATE stable_bloom_seen(bytea, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bytea, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bytea, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
-CREATE AGGREGATE stable_bloom_seen(bytea, start stablebloom) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bytea, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
-
--- elements of type bigint
-CREATE FUNCTION stable_bloom_add(f stablebloom, x bigint) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_int8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
-CREATE FUNCTION stable_bloom_add(f stablebloom, xs bigint[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, bigint[]) IS 'f after inserting every non-NULL element of xs, in array order';
-CREATE FUNCTION stable_bloom_contains(f stablebloom, x bigint) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, bigint) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
-CREATE FUNCTION stable_bloom_contained(x bigint, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_int8' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contained(bigint, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = stablebloom, RIGHTARG = bigint, FUNCTION = stable_bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (stablebloom, bigint) IS 'stablebloom probably saw element recently';
-CREATE OPERATOR <@ (
-	LEFTARG = bigint, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (bigint, stablebloom) IS 'element was probably seen recently by stablebloom';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, bigint, bigint, float8, int) IS 'aggregate support: insert x in place';
-CREATE AGGREGATE stable_bloom_agg(bigint) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bigint) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
-CREATE AGGREGATE stable_bloom_agg(bigint, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bigint, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE AGGREGATE stable_bloom_agg(bigint, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(bigint, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
-CREATE AGGREGATE stable_bloom_seen(bigint) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bigint) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
-CREATE AGGREGATE stable_bloom_seen(bigint, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bigint, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
-CREATE AGGREGATE stable_bloom_seen(bigint, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bigint, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_int8' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, bigint, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
-CREATE AGGREGATE stable_bloom_seen(bigint, start stablebloom) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(bigint, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
-
--- elements of type uuid
-CREATE FUNCTION stable_bloom_add(f stablebloom, x uuid) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_uuid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid) IS 'f after inserting x (P random decrements, then x''s cells set to Max)';
-CREATE FUNCTION stable_bloom_add(f stablebloom, xs uuid[]) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_add(stablebloom, uuid[]) IS 'f after inserting every non-NULL element of xs, in array order';
-CREATE FUNCTION stable_bloom_contains(f stablebloom, x uuid) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contains_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contains(stablebloom, uuid) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';
-CREATE FUNCTION stable_bloom_contained(x uuid, f stablebloom) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'stable_bloom_contained_uuid' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_contained(uuid, stablebloom) IS 'same as stable_bloom_contains(f, x), element first (the <@ operator)';
-CREATE OPERATOR @> (
-	LEFTARG = stablebloom, RIGHTARG = uuid, FUNCTION = stable_bloom_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR @> (stablebloom, uuid) IS 'stablebloom probably saw element recently';
-CREATE OPERATOR <@ (
-	LEFTARG = uuid, RIGHTARG = stablebloom, FUNCTION = stable_bloom_contained,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
-);
-COMMENT ON OPERATOR <@ (uuid, stablebloom) IS 'element was probably seen recently by stablebloom';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8) IS 'aggregate support: insert x in place';
-CREATE FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_agg_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_agg_trans(stablebloom, uuid, bigint, float8, int) IS 'aggregate support: insert x in place';
-CREATE AGGREGATE stable_bloom_agg(uuid) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(uuid) IS 'stablebloom after inserting every non-NULL input, in the order given by ORDER BY, 1M cells of 3 bits at fpr 0.01';
-CREATE AGGREGATE stable_bloom_agg(uuid, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(uuid, bigint, float8) IS 'stable_bloom_create(cells, fpr) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE AGGREGATE stable_bloom_agg(uuid, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_agg_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_agg_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_agg(uuid, bigint, float8, int) IS 'stable_bloom_create(cells, fpr, cell_bits) after inserting every non-NULL input, in the order given by ORDER BY';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8) IS 'aggregate support: probe x, then insert it, in place';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8, int) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, bigint, float8, int) IS 'aggregate support: probe x, then insert it, in place';
-CREATE AGGREGATE stable_bloom_seen(uuid) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(uuid) IS 'window use, stable_bloom_seen(x) OVER (ORDER BY ts): whether the stream had probably seen x recently before this row (1M cells of 3 bits, fpr 0.01)';
-CREATE AGGREGATE stable_bloom_seen(uuid, cells bigint, fpr float8) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(uuid, bigint, float8) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr) filter';
-CREATE AGGREGATE stable_bloom_seen(uuid, cells bigint, fpr float8, cell_bits int) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(uuid, bigint, float8, int) IS 'stable_bloom_seen(x) with a stable_bloom_create(cells, fpr, cell_bits) filter';
-CREATE FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) RETURNS stablebloom
-	AS 'MODULE_PATHNAME', 'stable_bloom_seen_trans_uuid' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION stable_bloom_seen_trans(stablebloom, uuid, stablebloom) IS 'aggregate support: probe x, then insert it, in place (state starts as a copy of start)';
-CREATE AGGREGATE stable_bloom_seen(uuid, start stablebloom) (
-	SFUNC = stable_bloom_seen_trans, STYPE = stablebloom,
-	FINALFUNC = stable_bloom_seen_final, FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE stable_bloom_seen(uuid, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
+COMMENT ON AGGREGATE stable_bloom_seen(@ELEM@, stablebloom) IS 'stable_bloom_seen(x) continuing the stream of filter start (e.g. a stored filter): answers for this batch, start is not changed';
+-- @end

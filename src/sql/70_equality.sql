@@ -12,12 +12,16 @@ CREATE FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) RETURNS integer
 COMMENT ON FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) < 0';
 CREATE FUNCTION bloomfilter_le(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_le(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) <= 0';
 CREATE FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) > 0';
 CREATE FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) >= 0';
 CREATE FUNCTION bloomfilter_hash(bloomfilter) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloomfilter_hash(bloomfilter) IS 'hash of the value''s bytes (hash operator class support)';
@@ -55,12 +59,16 @@ CREATE FUNCTION countingbloom_cmp(countingbloom, countingbloom) RETURNS integer
 COMMENT ON FUNCTION countingbloom_cmp(countingbloom, countingbloom) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION countingbloom_lt(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_lt(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) < 0';
 CREATE FUNCTION countingbloom_le(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_le(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) <= 0';
 CREATE FUNCTION countingbloom_gt(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_gt(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) > 0';
 CREATE FUNCTION countingbloom_ge(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_ge(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) >= 0';
 CREATE FUNCTION countingbloom_hash(countingbloom) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION countingbloom_hash(countingbloom) IS 'hash of the value''s bytes (hash operator class support)';
@@ -98,12 +106,16 @@ CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
 COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) < 0';
 CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) <= 0';
 CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) > 0';
 CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) >= 0';
 CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of the value''s bytes (hash operator class support)';
@@ -141,12 +153,16 @@ CREATE FUNCTION stablebloom_cmp(stablebloom, stablebloom) RETURNS integer
 COMMENT ON FUNCTION stablebloom_cmp(stablebloom, stablebloom) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION stablebloom_lt(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_lt(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) < 0';
 CREATE FUNCTION stablebloom_le(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_le(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) <= 0';
 CREATE FUNCTION stablebloom_gt(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_gt(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) > 0';
 CREATE FUNCTION stablebloom_ge(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_ge(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) >= 0';
 CREATE FUNCTION stablebloom_hash(stablebloom) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stablebloom_hash(stablebloom) IS 'hash of the value''s bytes (hash operator class support)';

@@ -125,6 +125,7 @@ COMMENT ON FUNCTION bloom_hash(uuid, bigint) IS 'the 64-bit hash every filter ty
 
 CREATE FUNCTION bloomfilter_index_handler(internal) RETURNS index_am_handler
 	AS 'MODULE_PATHNAME' LANGUAGE C;
+COMMENT ON FUNCTION bloomfilter_index_handler(internal) IS 'handler of the bloomfilter index access method';
 CREATE ACCESS METHOD bloomfilter TYPE INDEX HANDLER bloomfilter_index_handler;
 COMMENT ON ACCESS METHOD bloomfilter IS 'a Bloom filter of a column kept in pages: maintained by the table, probed with bloom_index_contains';
 
@@ -208,12 +209,16 @@ CREATE FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) RETURNS integer
 COMMENT ON FUNCTION bloomfilter_cmp(bloomfilter, bloomfilter) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_lt(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) < 0';
 CREATE FUNCTION bloomfilter_le(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_le(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) <= 0';
 CREATE FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_gt(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) > 0';
 CREATE FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloomfilter_ge(bloomfilter, bloomfilter) IS 'bloomfilter_cmp(a, b) >= 0';
 CREATE FUNCTION bloomfilter_hash(bloomfilter) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION bloomfilter_hash(bloomfilter) IS 'hash of the value''s bytes (hash operator class support)';
@@ -251,12 +256,16 @@ CREATE FUNCTION countingbloom_cmp(countingbloom, countingbloom) RETURNS integer
 COMMENT ON FUNCTION countingbloom_cmp(countingbloom, countingbloom) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION countingbloom_lt(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_lt(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) < 0';
 CREATE FUNCTION countingbloom_le(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_le(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) <= 0';
 CREATE FUNCTION countingbloom_gt(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_gt(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) > 0';
 CREATE FUNCTION countingbloom_ge(countingbloom, countingbloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION countingbloom_ge(countingbloom, countingbloom) IS 'countingbloom_cmp(a, b) >= 0';
 CREATE FUNCTION countingbloom_hash(countingbloom) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION countingbloom_hash(countingbloom) IS 'hash of the value''s bytes (hash operator class support)';
@@ -294,12 +303,16 @@ CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
 COMMENT ON FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) < 0';
 CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) <= 0';
 CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) > 0';
 CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) IS 'cuckoofilter_cmp(a, b) >= 0';
 CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoofilter_hash(cuckoofilter) IS 'hash of the value''s bytes (hash operator class support)';
@@ -337,12 +350,16 @@ CREATE FUNCTION stablebloom_cmp(stablebloom, stablebloom) RETURNS integer
 COMMENT ON FUNCTION stablebloom_cmp(stablebloom, stablebloom) IS 'order of the values'' bytes (btree operator class support; not an order of what they hold)';
 CREATE FUNCTION stablebloom_lt(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_lt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_lt(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) < 0';
 CREATE FUNCTION stablebloom_le(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_le' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_le(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) <= 0';
 CREATE FUNCTION stablebloom_gt(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_gt' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_gt(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) > 0';
 CREATE FUNCTION stablebloom_ge(stablebloom, stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'bf_value_ge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stablebloom_ge(stablebloom, stablebloom) IS 'stablebloom_cmp(a, b) >= 0';
 CREATE FUNCTION stablebloom_hash(stablebloom) RETURNS integer
 	AS 'MODULE_PATHNAME', 'bf_value_hash' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION stablebloom_hash(stablebloom) IS 'hash of the value''s bytes (hash operator class support)';
@@ -419,3 +436,53 @@ COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, bigint[]) IS 'f with each 
 CREATE FUNCTION cuckoo_test_and_add(f cuckoofilter, xs uuid[], OUT filter cuckoofilter, OUT added boolean[])
 	AS 'MODULE_PATHNAME', 'cuckoo_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_test_and_add(cuckoofilter, uuid[]) IS 'f with each element of xs added that it does not probably hold, and for each whether it was so added: CF.INSERTNX';
+
+-- Every probe of every type is COST 10 (1.0: the Bloom filter's only), and
+-- every row probe has the planner support function that loads the module
+-- (1.0: not the stable Bloom filter's)
+ALTER FUNCTION counting_bloom_contains(countingbloom, text) COST 10;
+ALTER FUNCTION counting_bloom_contained(text, countingbloom) COST 10;
+ALTER FUNCTION counting_bloom_count(countingbloom, text) COST 10;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bytea) COST 10;
+ALTER FUNCTION counting_bloom_contained(bytea, countingbloom) COST 10;
+ALTER FUNCTION counting_bloom_count(countingbloom, bytea) COST 10;
+ALTER FUNCTION counting_bloom_contains(countingbloom, bigint) COST 10;
+ALTER FUNCTION counting_bloom_contained(bigint, countingbloom) COST 10;
+ALTER FUNCTION counting_bloom_count(countingbloom, bigint) COST 10;
+ALTER FUNCTION counting_bloom_contains(countingbloom, uuid) COST 10;
+ALTER FUNCTION counting_bloom_contained(uuid, countingbloom) COST 10;
+ALTER FUNCTION counting_bloom_count(countingbloom, uuid) COST 10;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, text) COST 10;
+ALTER FUNCTION cuckoo_contained(text, cuckoofilter) COST 10;
+ALTER FUNCTION cuckoo_count(cuckoofilter, text) COST 10;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bytea) COST 10;
+ALTER FUNCTION cuckoo_contained(bytea, cuckoofilter) COST 10;
+ALTER FUNCTION cuckoo_count(cuckoofilter, bytea) COST 10;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, bigint) COST 10;
+ALTER FUNCTION cuckoo_contained(bigint, cuckoofilter) COST 10;
+ALTER FUNCTION cuckoo_count(cuckoofilter, bigint) COST 10;
+ALTER FUNCTION cuckoo_contains(cuckoofilter, uuid) COST 10;
+ALTER FUNCTION cuckoo_contained(uuid, cuckoofilter) COST 10;
+ALTER FUNCTION cuckoo_count(cuckoofilter, uuid) COST 10;
+ALTER FUNCTION stable_bloom_contains(stablebloom, text) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contained(text, stablebloom) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contains(stablebloom, bytea) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contained(bytea, stablebloom) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contains(stablebloom, bigint) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contained(bigint, stablebloom) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contains(stablebloom, uuid) COST 10 SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_contained(uuid, stablebloom) COST 10 SUPPORT bloomfilter_probe_support;
+
+-- a comment on every function (1.0: none on these types' I/O functions)
+COMMENT ON FUNCTION bloom_keyset_in(cstring) IS 'bloom_keyset text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION bloom_keyset_out(bloom_keyset) IS 'bloom_keyset text output: base64 of its bytes';
+COMMENT ON FUNCTION bloom_keyset_recv(internal) IS 'bloom_keyset binary input, validated';
+COMMENT ON FUNCTION bloom_keyset_send(bloom_keyset) IS 'bloom_keyset binary output: its bytes';
+COMMENT ON FUNCTION bloomfilter_in(cstring) IS 'bloomfilter text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION bloomfilter_out(bloomfilter) IS 'bloomfilter text output: base64 of its bytes';
+COMMENT ON FUNCTION bloomfilter_recv(internal) IS 'bloomfilter binary input, validated';
+COMMENT ON FUNCTION bloomfilter_send(bloomfilter) IS 'bloomfilter binary output: its bytes';
+COMMENT ON FUNCTION countingbloom_in(cstring) IS 'countingbloom text input: base64 of its bytes, validated';
+COMMENT ON FUNCTION countingbloom_out(countingbloom) IS 'countingbloom text output: base64 of its bytes';
+COMMENT ON FUNCTION countingbloom_recv(internal) IS 'countingbloom binary input, validated';
+COMMENT ON FUNCTION countingbloom_send(countingbloom) IS 'countingbloom binary output: its bytes';
