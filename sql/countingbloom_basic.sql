@@ -129,3 +129,17 @@ SELECT q, pg_temp.err(q) FROM (VALUES
 	('SELECT counting_bloom_create(1000000000000, 0.01)')) v(q);
 -- just past the largest capacity the 54000 error reports
 SELECT pg_temp.err('SELECT counting_bloom_create(195252147, 0.01)');
+
+-- test-and-add, add-if-absent: only the absent are added, each once, so
+-- one remove takes an added element out again; NULLs stay NULL
+SELECT added, counting_bloom_contains(filter, 'b'::text) AS b_in,
+       counting_bloom_contains(counting_bloom_remove(filter, 'b'::text), 'b'::text) AS b_after_one_remove
+FROM (SELECT counting_bloom_add(counting_bloom_create(1000), 'a'::text) AS f) s,
+     LATERAL counting_bloom_test_and_add(f, ARRAY['a', 'b', 'b', NULL]);
+-- 20,000 elements, 10,000 distinct: every one found after, and at most
+-- the false positives of a 0.1% filter among the new ones lost
+SELECT (SELECT count(*) FROM unnest(added) a WHERE a) BETWEEN 9950 AND 10000 AS new_count_ok,
+       (SELECT bool_and(x) FROM unnest(counting_bloom_contains(filter,
+           (SELECT array_agg(i::bigint) FROM generate_series(0, 9999) i))) x) AS all_found
+FROM counting_bloom_test_and_add(counting_bloom_create(100000, 0.001),
+                                 (SELECT array_agg(i::bigint % 10000) FROM generate_series(1, 20000) i));

@@ -152,3 +152,11 @@ SELECT md5(cuckoo_add(cuckoo_create(1000), ARRAY['alpha', 'beta', 'gamma']::text
 SELECT md5(cuckoo_add(cuckoo_create(100, 0.001), array_agg(g))::bytea)
 FROM generate_series(1, 1000) g;
 SELECT cuckoo_add(cuckoo_create(3), ARRAY['a', 'b']::text[]);
+
+-- remove of an array: each non-NULL element once, in order; an element
+-- never added is left alone; a NULL array removes nothing
+SELECT cuckoo_contains(g, 'a'::text) AS a, cuckoo_contains(g, 'b'::text) AS b,
+       cuckoo_contains(g, 'c'::text) AS c, cuckoo_count(g, 'a'::text) AS a_copies,
+       bytea(cuckoo_remove(f, NULL::text[])) = bytea(f) AS null_array_keeps_f
+FROM (SELECT cuckoo_add(cuckoo_add(cuckoo_create(1000), ARRAY['a', 'a', 'b', 'c']), 'x'::text) AS f) s,
+     LATERAL cuckoo_remove(f, ARRAY['a', 'b', NULL, 'zz']) AS g;

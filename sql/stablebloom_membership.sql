@@ -84,3 +84,9 @@ SELECT count(*) FILTER (WHERE stable_bloom_contains(p.f, g::text)) AS found_rece
        count(*) FILTER (WHERE g::text <@ p.f) AS found_op
 FROM sb_probe p, generate_series(1, 1000) g;
 DROP TABLE sb_probe;
+
+-- test-and-add: every element inserted, in order, as stable_bloom_add
+-- inserts it, and which were new (a batch's duplicates new once)
+SELECT added, bytea(filter) = bytea(stable_bloom_add(f, ARRAY['a', 'b', 'b'])) AS same_as_add
+FROM (SELECT stable_bloom_add(stable_bloom_create(100000), 'a'::text) AS f) s,
+     LATERAL stable_bloom_test_and_add(f, ARRAY['a', 'b', NULL, 'b']);

@@ -161,6 +161,44 @@ counting_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_add, counting_add_impl)
 
+/*
+ * counting_bloom_test_and_add(f, xs): f with each element of xs added that
+ * it does not (probably) hold yet, and for each element whether it was so
+ * added; NULL for a NULL element.  Add-if-absent, as cuckoo_test_and_add:
+ * a batch's duplicates are added, and new, once, and an element is counted
+ * once however often it is seen, so one counting_bloom_remove takes it out.
+ */
+typedef struct CountingTestAndAdd
+{
+	CountingBloom *f;
+} CountingTestAndAdd;
+
+static void
+counting_test_and_add_many(const void *arg, const uint64 *h, size_t n, bool *out)
+{
+	CountingTestAndAdd *t = (CountingTestAndAdd *) arg;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		out[i] = !counting_contains_hash(t->f, h[i]);
+		if (out[i])
+			add_or_error(t->f, h[i]);
+	}
+}
+
+PG_FUNCTION_INFO_V1(counting_bloom_test_and_add_array);
+Datum
+counting_bloom_test_and_add_array(PG_FUNCTION_ARGS)
+{
+	CountingTestAndAdd t;
+	Datum		added;
+
+	t.f = counting_arg_copy(fcinfo, 0);
+	added = pgbf_contains_array(fcinfo, 1, &t, t.f->hdr.seed, counting_test_and_add_many);
+	PG_RETURN_DATUM(pgbf_filter_and_flags(fcinfo, DatumGetPointer(counting_result(t.f)), added));
+}
+
 /* one copy of f for the whole array, not one per element */
 PG_FUNCTION_INFO_V1(counting_bloom_add_array);
 Datum

@@ -231,6 +231,30 @@ cuckoo_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 
 PGBF_ELEM_ENTRY_POINTS(cuckoo_remove, cuckoo_remove_impl)
 
+/*
+ * cuckoo_remove(f, xs): cuckoo_remove of every non-NULL element of xs, in
+ * order, on one copy of f (CF.DEL of many); a NULL array removes nothing.
+ */
+PG_FUNCTION_INFO_V1(cuckoo_remove_array);
+Datum
+cuckoo_remove_array(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *f;
+	uint64	   *hashes;
+	int			n;
+
+	PGBF_ARRAY_NULLS_KEEP_FILTER();
+	f = (CuckooFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+	n = pgbf_hash_array_arg(fcinfo, 1, f->hdr.seed, &hashes, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		(void) cuckoo_remove_hash(f, hashes[i]);
+	}
+	pfree(hashes);
+	PG_RETURN_POINTER(f);
+}
+
 /* the alternate-bucket offsets of a cached filter (cuckoo.h) */
 static void *
 cuckoo_derive_alt(const void *value, MemoryContext cxt)

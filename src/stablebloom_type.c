@@ -106,6 +106,43 @@ stable_bloom_add_array(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(f);
 }
 
+/*
+ * stable_bloom_test_and_add(f, xs): f with every element of xs inserted, in
+ * order, and for each element whether it was new (f did not hold it when
+ * its turn came: a batch's duplicates are new at most once); NULL for a
+ * NULL element.  Every element is inserted, seen or not, as
+ * stable_bloom_seen does: a stable filter keeps what was seen recently,
+ * and inserting refreshes it.
+ */
+typedef struct StableTestAndAdd
+{
+	StableFilter *f;
+} StableTestAndAdd;
+
+static void
+stable_test_and_add_many(const void *arg, const uint64 *h, size_t n, bool *out)
+{
+	StableTestAndAdd *t = (StableTestAndAdd *) arg;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		bf_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		out[i] = !stable_add_hash(t->f, h[i]);
+	}
+}
+
+PG_FUNCTION_INFO_V1(stable_bloom_test_and_add_array);
+Datum
+stable_bloom_test_and_add_array(PG_FUNCTION_ARGS)
+{
+	StableTestAndAdd t;
+	Datum		added;
+
+	t.f = stable_copy_arg(fcinfo, 0);
+	added = pgbf_contains_array(fcinfo, 1, &t, t.f->hdr.seed, stable_test_and_add_many);
+	PG_RETURN_DATUM(pgbf_filter_and_flags(fcinfo, t.f, added));
+}
+
 static Datum
 stable_bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 {

@@ -74,6 +74,9 @@ COMMENT ON FUNCTION counting_bloom_remove(countingbloom, @ELEM@) IS 'f with x in
 CREATE FUNCTION counting_bloom_remove(f countingbloom, xs @ELEM@[]) RETURNS countingbloom
 	AS 'MODULE_PATHNAME', 'counting_bloom_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION counting_bloom_remove(countingbloom, @ELEM@[]) IS 'counting_bloom_remove of every non-NULL element of xs, in order';
+CREATE FUNCTION counting_bloom_test_and_add(f countingbloom, xs @ELEM@[], OUT filter countingbloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'counting_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_test_and_add(countingbloom, @ELEM@[]) IS 'f with each element of xs added once that it does not probably hold, and for each whether it was so added';
 CREATE FUNCTION counting_bloom_contains(f countingbloom, x @ELEM@) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'counting_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_contains(countingbloom, @ELEM@) IS 'false: x is not in (a NULL f contains nothing); true: x is probably in';

@@ -69,6 +69,9 @@ COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, @ELEM@[]) IS 'cuckoo_contains(
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, x @ELEM@) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_@SYM@' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, @ELEM@) IS 'f with one copy of x taken out; unchanged if f reports x absent (remove only what was added)';
+CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs @ELEM@[]) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, @ELEM@[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
 CREATE FUNCTION cuckoo_contains(f cuckoofilter, x @ELEM@) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'cuckoo_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION cuckoo_contains(cuckoofilter, @ELEM@) IS 'false: x is not in f (a NULL f contains nothing); true: x is probably in f';

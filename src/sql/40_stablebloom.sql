@@ -75,6 +75,9 @@ COMMENT ON FUNCTION stable_bloom_add(stablebloom, @ELEM@) IS 'f after inserting 
 CREATE FUNCTION stable_bloom_add(f stablebloom, xs @ELEM@[]) RETURNS stablebloom
 	AS 'MODULE_PATHNAME', 'stable_bloom_add_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION stable_bloom_add(stablebloom, @ELEM@[]) IS 'f after inserting every non-NULL element of xs, in array order';
+CREATE FUNCTION stable_bloom_test_and_add(f stablebloom, xs @ELEM@[], OUT filter stablebloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'stable_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_test_and_add(stablebloom, @ELEM@[]) IS 'f after inserting every element of xs in order, and for each whether it was new (not recently seen, nor earlier in xs)';
 CREATE FUNCTION stable_bloom_contains(f stablebloom, x @ELEM@) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'stable_bloom_contains_@SYM@' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE COST 10 SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION stable_bloom_contains(stablebloom, @ELEM@) IS 'true: x was probably inserted recently; false: not recently (or forgotten; a NULL f contains nothing)';

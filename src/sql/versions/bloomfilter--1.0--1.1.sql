@@ -486,3 +486,43 @@ COMMENT ON FUNCTION countingbloom_in(cstring) IS 'countingbloom text input: base
 COMMENT ON FUNCTION countingbloom_out(countingbloom) IS 'countingbloom text output: base64 of its bytes';
 COMMENT ON FUNCTION countingbloom_recv(internal) IS 'countingbloom binary input, validated';
 COMMENT ON FUNCTION countingbloom_send(countingbloom) IS 'countingbloom binary output: its bytes';
+
+-- test-and-add for countingbloom (add-if-absent) and stablebloom
+CREATE FUNCTION counting_bloom_test_and_add(f countingbloom, xs text[], OUT filter countingbloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'counting_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_test_and_add(countingbloom, text[]) IS 'f with each element of xs added once that it does not probably hold, and for each whether it was so added';
+CREATE FUNCTION counting_bloom_test_and_add(f countingbloom, xs bytea[], OUT filter countingbloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'counting_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_test_and_add(countingbloom, bytea[]) IS 'f with each element of xs added once that it does not probably hold, and for each whether it was so added';
+CREATE FUNCTION counting_bloom_test_and_add(f countingbloom, xs bigint[], OUT filter countingbloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'counting_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_test_and_add(countingbloom, bigint[]) IS 'f with each element of xs added once that it does not probably hold, and for each whether it was so added';
+CREATE FUNCTION counting_bloom_test_and_add(f countingbloom, xs uuid[], OUT filter countingbloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'counting_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION counting_bloom_test_and_add(countingbloom, uuid[]) IS 'f with each element of xs added once that it does not probably hold, and for each whether it was so added';
+CREATE FUNCTION stable_bloom_test_and_add(f stablebloom, xs text[], OUT filter stablebloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'stable_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_test_and_add(stablebloom, text[]) IS 'f after inserting every element of xs in order, and for each whether it was new (not recently seen, nor earlier in xs)';
+CREATE FUNCTION stable_bloom_test_and_add(f stablebloom, xs bytea[], OUT filter stablebloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'stable_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_test_and_add(stablebloom, bytea[]) IS 'f after inserting every element of xs in order, and for each whether it was new (not recently seen, nor earlier in xs)';
+CREATE FUNCTION stable_bloom_test_and_add(f stablebloom, xs bigint[], OUT filter stablebloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'stable_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_test_and_add(stablebloom, bigint[]) IS 'f after inserting every element of xs in order, and for each whether it was new (not recently seen, nor earlier in xs)';
+CREATE FUNCTION stable_bloom_test_and_add(f stablebloom, xs uuid[], OUT filter stablebloom, OUT added boolean[])
+	AS 'MODULE_PATHNAME', 'stable_bloom_test_and_add_array' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION stable_bloom_test_and_add(stablebloom, uuid[]) IS 'f after inserting every element of xs in order, and for each whether it was new (not recently seen, nor earlier in xs)';
+
+-- cuckoo_remove of an array
+CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs text[]) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, text[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
+CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs bytea[]) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bytea[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
+CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs bigint[]) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bigint[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
+CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs uuid[]) RETURNS cuckoofilter
+	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, uuid[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
