@@ -311,5 +311,14 @@ SELECT bloom_contains(bs_user_agg(url), 'initial-element') AS initial_kept,
 FROM bs_t;
 DROP AGGREGATE bs_user_agg(text);
 
+-- a session's first statement gets the plan later ones get: planning the
+-- aggregate's costs calls its final function's support, which loads the
+-- module (a new session here: nothing has loaded it yet)
+\c -
+SELECT count(*) AS module_loaded FROM pg_settings WHERE name = 'bloomfilter.enable_build_scan';
+EXPLAIN (COSTS OFF) SELECT cuckoo_agg(url) FROM bs_t;
+\c -
+EXPLAIN (COSTS OFF) SELECT bloom_agg(url, 30000, 0.01) FROM bs_t;
+
 DROP TABLE bs_t, bs_empty, bs_nulls, bs_gone, bs_out, bs_parent, bs_part, bs_part_copy CASCADE;
 DROP FUNCTION bs_same(text), bs_count(int);

@@ -79,3 +79,10 @@ SELECT (SELECT count(*) FROM family) AS families,
        (SELECT count(*) FROM operation WHERE filter_types = 4) AS of_every_filter_type;
 
 DROP VIEW operation, family, ext_proc;
+
+-- column storage by type (bench/storage.sql): random bytes (bloomfilter,
+-- cuckoofilter) are stored without trying to compress them; types with
+-- many zero bytes when under-filled keep compression
+SELECT typname, typstorage FROM pg_type
+WHERE typname IN ('bloomfilter', 'countingbloom', 'cuckoofilter', 'stablebloom', 'bloom_keyset')
+ORDER BY 1;

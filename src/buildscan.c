@@ -54,9 +54,10 @@
  * row and the cost of the expressions it evaluates for the call (an
  * element that is not a column, a FILTER clause), so that a parallel plan
  * the planner costs lower (many cores, a big table) still wins.
- * bloomfilter.enable_build_scan = off turns it off.  Like the probe scan,
- * the planner only offers it once the module is loaded in the session (a
- * call of any of its functions, or session_preload_libraries).
+ * bloomfilter.enable_build_scan = off turns it off.  The aggregates' final
+ * functions have the probes' planner support function, whose call when
+ * the planner costs them loads the module: a session's first query gets
+ * the scan too.
  */
 #include "postgres.h"
 

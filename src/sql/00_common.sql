@@ -24,14 +24,16 @@ END $$;
 -- end guard
 
 --
--- The planner support function of the row probes (bloom_contains and kin).
--- It answers no request: the planner's call loads the module, whose probe
--- scan (bloomfilter.enable_probe_scan) the planner can then consider even
--- in a session's first query.
+-- The planner support function of the row probes (bloom_contains and kin)
+-- and of the final functions of the aggregates the build scan builds.  It
+-- answers no request: the planner's call (for a probe's selectivity or
+-- cost, for an aggregate's costs) loads the module, whose probe and build
+-- scans the planner can then consider even in a session's first query,
+-- so a query gets the same plan in a session's first statement as later.
 --
 CREATE FUNCTION bloomfilter_probe_support(internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION bloomfilter_probe_support(internal) IS 'planner support of the row probes: loads the module so the planner can use its probe scan';
+COMMENT ON FUNCTION bloomfilter_probe_support(internal) IS 'planner support of the row probes and the built aggregates'' final functions: loads the module so the planner can use its scans';
 
 --
 -- bloom_keyset: the state of every self-sizing aggregate (bloom_agg(x),

@@ -51,10 +51,12 @@ COMMENT ON FUNCTION counting_bloom_info(countingbloom) IS 'geometry, count, fill
 
 -- aggregate support (the state is the shared bloom_keyset)
 CREATE FUNCTION counting_bloom_keyset_final(bloom_keyset) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_keyset_final(bloom_keyset) IS 'aggregate support: countingbloom sized for the distinct hashes collected, each added once';
 CREATE FUNCTION counting_bloom_keyset_sized_final(bloom_keyset) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION counting_bloom_keyset_sized_final(bloom_keyset) IS 'aggregate support: countingbloom of the asked capacity with the distinct hashes collected, each added once';
 -- @each element
 

@@ -55,7 +55,8 @@ COMMENT ON FUNCTION stable_bloom_fnr(stablebloom, bigint) IS 'expected false-neg
 
 -- aggregate support shared by every element type
 CREATE FUNCTION stable_bloom_agg_final(stablebloom) RETURNS stablebloom
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE
+	SUPPORT bloomfilter_probe_support;
 COMMENT ON FUNCTION stable_bloom_agg_final(stablebloom) IS 'aggregate support: the filter, or an empty one for zero rows';
 CREATE FUNCTION stable_bloom_seen_final(stablebloom) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;

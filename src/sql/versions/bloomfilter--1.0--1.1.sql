@@ -526,3 +526,20 @@ COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, bigint[]) IS 'cuckoo_remove of e
 CREATE FUNCTION cuckoo_remove(f cuckoofilter, xs uuid[]) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME', 'cuckoo_remove_array' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cuckoo_remove(cuckoofilter, uuid[]) IS 'cuckoo_remove of every non-NULL element of xs, in order';
+
+-- a bloomfilter's or cuckoofilter's bytes do not compress: columns made
+-- from now on store them without trying (bench/storage.sql); existing
+-- columns keep their storage (ALTER TABLE ... ALTER col SET STORAGE EXTERNAL)
+ALTER TYPE bloomfilter SET (STORAGE = external);
+ALTER TYPE cuckoofilter SET (STORAGE = external);
+
+-- the final functions of the aggregates the build scan builds load the
+-- module when the planner costs them, as the probes' support does
+ALTER FUNCTION bloom_agg_final(bloomfilter) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION bloom_keyset_final(bloom_keyset) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION counting_bloom_keyset_final(bloom_keyset) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION counting_bloom_keyset_sized_final(bloom_keyset) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION cuckoo_keyset_final(bloom_keyset) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION cuckoo_keyset_final_sized(bloom_keyset) SUPPORT bloomfilter_probe_support;
+ALTER FUNCTION stable_bloom_agg_final(stablebloom) SUPPORT bloomfilter_probe_support;
+COMMENT ON FUNCTION bloomfilter_probe_support(internal) IS 'planner support of the row probes and the built aggregates'' final functions: loads the module so the planner can use its scans';
