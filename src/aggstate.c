@@ -60,8 +60,8 @@ is_pending_state(Datum d)
  * copying only if its context is a child of the aggregate context.  But a
  * hash aggregate sums the memory of the aggregate context, children
  * included, every time it starts a new group (hash_agg_check_limits): with
- * a context per group that is quadratic, measured at 100 s for 100,000
- * groups of 20 rows (hll: 2 s), and every context costs an 8 kB block.
+ * a context per group that is quadratic in the number of groups, and
+ * every context costs an 8 kB block.
  *
  * Sharing is safe because a pending state is never replaced by another
  * value while it lives (transition functions update it in place and

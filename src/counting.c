@@ -394,8 +394,8 @@ add_one(CountingBloom *f, uint64_t h, bool avx512)
  * about n / nblocks adds in a row go to one block.  The AVX-512 copy keeps
  * the block in a register while they do and stores it once, instead of
  * each add loading what the add before stored (a store-to-load delay on
- * every add's critical path): 2M ascending hashes 4.6 -> 3.8 ns an add,
- * random order the same (bench/micro.c, "counting add sorted").  The
+ * every add's critical path), which makes sorted adds faster and random
+ * ones no slower (bench/micro.c, "counting add sorted").  The
  * baseline copy does not: its block is eight registers besides the eight
  * of the mask, and holding them was slower for random order (10.7 -> 12.3
  * ns) for no gain in ascending order.  The bytes are those of one add
@@ -1133,10 +1133,9 @@ build_plain(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ_ou
  * the mask of h's counters (block_bits128, in an xmm), and min(x, 15) at
  * the end is what adds saturating at 15, one after another, give (an add
  * raises each of its counters by one).  The bytes are then packed as they
- * are, with nothing to widen.  2M ascending hashes at 1%, a harness over
- * this file: add then pack 12.2-12.4 ms; built here with the nibble
- * register of add_run_avx512 and pack_block_avx512, 12.0; with byte
- * counters, 10.7; with k a constant (build_avx512 below), 10.0.
+ * are, with nothing to widen: cheaper than adding into nibbles and
+ * packing them afterwards, and cheaper still with k a constant
+ * (build_avx512 below).
  */
 BF_TARGET_AVX512BW static inline __attribute__((always_inline)) bool
 build_avx512_k(const CountingBloom *f, const uint64_t *h, size_t n, uint8_t *occ_out,
@@ -1508,9 +1507,9 @@ short_value:
  * that, the high nibble likewise.  The directory holds, for each of the
  * three bit streams, the bits set before every 512-bit group (one cache
  * line) and then the stream's total, so a rank is one entry plus at most
- * eight popcounts in one line.  It is an eighth of the streams' bytes: for
- * a 1M-element 1% filter 245 kB, built in 0.15 ms, where unpacking writes
- * the 5.9 MB of counters in 1.6 ms (a harness, AVX-512).  A probe through
+ * eight popcounts in one line.  It is an eighth of the streams' bytes, and
+ * building it is one pass over the bits, an order of magnitude less than
+ * writing out every counter by unpacking.  A probe through
  * it reads up to three streams and their directories a counter, so the
  * SQL count uses it only for a value it cannot keep unpacked for the
  * query (countingbloom_type.c).
