@@ -283,6 +283,19 @@ RESET enable_material;
 SELECT n, a.rows, a.rows = b.rows AND a.ids = b.ids AS same FROM ps_one_on a JOIN ps_one_off b USING (n) ORDER BY n;
 RESET ALL;
 
+-- the scans know the extension's functions by catalog OID, not by name or
+-- C symbol: a function of the same name and C entry point that is not the
+-- extension's gets the plain plan; the extension's, schema-qualified, the
+-- probe scan
+CREATE SCHEMA ps_other;
+CREATE FUNCTION ps_other.bloom_contains(f bloomfilter, x text) RETURNS boolean
+	AS 'bloomfilter', 'bloom_contains_text' LANGUAGE C IMMUTABLE;
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE ps_other.bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
+SELECT * FROM explain_plan('COSTS OFF', $$SELECT count(*) FROM ps_urls WHERE public.bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)$$);
+SELECT (SELECT count(*) FROM ps_urls WHERE ps_other.bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)) =
+       (SELECT count(*) FROM ps_urls WHERE public.bloom_contains((SELECT b FROM ps_f WHERE id = 1), url)) AS same_answer;
+DROP SCHEMA ps_other CASCADE;
+
 DROP VIEW ps_barrier;
 DROP FUNCTION ps_volatile_filter();
 DROP MATERIALIZED VIEW ps_mv;
