@@ -19,6 +19,10 @@ CREATE TABLE demo_real_raw (n int GENERATED ALWAYS AS IDENTITY, url text NOT NUL
 \ir generator.sql
 SELECT demo_prepare() \gset
 \ir crawler.sql
+-- the three forms compared at the end (filter alone, exact table alone,
+-- two tiers): filters sized for half the links being new
+\ir forms.sql
+SELECT forms_reset(greatest(:links / 2, 10000)) \gset
 
 -- the demo's bookkeeping: one row per batch
 CREATE TABLE demo_stats (
@@ -34,7 +38,14 @@ CREATE TABLE demo_stats (
 	alone_dropped	bigint,
 	gen_s			float8,
 	seen_s			float8,
-	alone_s			float8
+	alone_s			float8,
+	-- the three forms of demo/forms.sql on the same normalized batch
+	form_filter_new	bigint,
+	form_exact_new	bigint,
+	form_two_tier_new bigint,
+	form_filter_s	float8,
+	form_exact_s	float8,
+	form_two_tier_s float8
 );
 
 -- the loop a crawler runs, one batch of extracted links at a time, with a
@@ -51,7 +62,14 @@ DECLARE
 	t1			timestamptz;
 	t2			timestamptz;
 	t3			timestamptz;
+	t4			timestamptz;
 	started		timestamptz := clock_timestamp();
+	urls		text[];
+	forms		text[] := ARRAY['filter', 'exact', 'two-tier'];
+	fnew		bigint[];
+	fsecs		float8[];
+	fname		text;
+	k			int;
 BEGIN
 	RAISE NOTICE '%', format('%-9s %11s %9s %6s %9s %8s %12s %8s %11s %7s',
 							 'batch', 'links', 'new', 'new%', 'avoided', 'fp', 'filter',
@@ -64,14 +82,36 @@ BEGIN
 		SELECT * INTO r FROM url_seen_batch(b, links);
 		t2 := clock_timestamp();
 		SELECT * INTO a FROM url_seen_batch_filter_only(links);
+		COMMIT;
 		t3 := clock_timestamp();
+
+		-- the three forms, on the batch normalized and distinct (untimed,
+		-- the same for all), their order rotated every batch, each batch
+		-- one transaction timed with its commit (the filter index adds
+		-- its bits at commit)
+		urls := ARRAY(SELECT DISTINCT url_normalize(l) FROM unnest(links) AS l);
+		fnew := '{0,0,0}';
+		fsecs := '{0,0,0}';
+		FOR j IN 0 .. 2 LOOP
+			k := 1 + (b + j) % 3;
+			fname := forms[k];
+			t4 := clock_timestamp();
+			CASE fname
+				WHEN 'filter' THEN fnew[k] := form_filter_batch(urls);
+				WHEN 'exact' THEN fnew[k] := form_exact_batch(urls);
+				ELSE fnew[k] := form_two_tier_batch(urls);
+			END CASE;
+			COMMIT;
+			fsecs[k] := extract(epoch FROM clock_timestamp() - t4);
+		END LOOP;
 
 		INSERT INTO demo_stats VALUES (
 			b, cardinality(links),
 			(SELECT count(*) FROM unnest(links) l WHERE url_normalize(l) <> l),
 			r.distinct_links, r.filter_new, r.exact_lookups, r.false_positives, r.new_links,
 			a.enqueued, a.dropped,
-			extract(epoch FROM t1 - t0), extract(epoch FROM t2 - t1), extract(epoch FROM t3 - t2));
+			extract(epoch FROM t1 - t0), extract(epoch FROM t2 - t1), extract(epoch FROM t3 - t2),
+			fnew[1], fnew[2], fnew[3], fsecs[1], fsecs[2], fsecs[3]);
 
 		SELECT sum(s.links) AS links, sum(s.new_links) AS new_links,
 			   sum(s.distinct_links) AS distinct_links, sum(s.filter_new) AS filter_new,
@@ -167,3 +207,40 @@ LATERAL (VALUES
 	(5, 'exact lookups made', '0')
 ) AS m(ord, metric, value)
 ORDER BY ord;
+
+-- the three forms: pg_statio counts reach the views when this session goes
+-- idle after a forced flush
+VACUUM ANALYZE form_filter.seen_log, form_exact.seen, form_two_tier.seen;
+SELECT pg_stat_force_next_flush() \gset
+\echo 'Three forms of the URL-seen test on the same batches, interleaved (demo/forms.sql; links normalized and'
+\echo 'made distinct first, untimed; bench/crawler_forms.md runs them at 1M-30M links and models 1 billion URLs)'
+SELECT m.form, round(m.secs::numeric, 1) || ' s' AS "time",
+	   to_char(t.links / greatest(m.secs, 0.001), 'FM999,999,999') AS "links/s",
+	   pg_size_pretty(z.hot_bytes) AS "hot memory",
+	   round(bl.blocks::numeric / t.links, 2) AS "buffer pages/link",
+	   to_char(m.new_links, 'FM999,999,999') AS "new links",
+	   to_char(t.en - m.new_links, 'FM999,999,999') AS "dropped",
+	   z.hot_what AS "what must stay hot"
+FROM (SELECT sum(links) AS links, sum(form_filter_s) AS fs, sum(form_exact_s) AS es,
+			 sum(form_two_tier_s) AS ts, sum(form_filter_new) AS fn, sum(form_exact_new) AS en,
+			 sum(form_two_tier_new) AS tn
+	  FROM demo_stats) t,
+	 LATERAL (VALUES (1, 'filter', t.fs, t.fn), (2, 'exact', t.es, t.en), (3, 'two-tier', t.ts, t.tn))
+		AS m(ord, form, secs, new_links)
+	 JOIN forms_sizes() z USING (form)
+	 JOIN forms_blocks() bl USING (form)
+ORDER BY m.ord;
+SELECT format('Recommendation: the filter alone where losing %s%% of the new links is acceptable '
+			  '(%sx the exact table''s speed in %sx less memory); where every link counts, %s',
+			  round(100.0 * (t.en - t.fn) / t.en, 3), round((t.es / t.fs)::numeric, 1),
+			  round(ze.hot_bytes::numeric / zf.hot_bytes),
+			  CASE WHEN t.ts < t.es
+				THEN format('the two tiers (%sx the exact table''s speed, its memory and the filter''s)',
+							round((t.es / t.ts)::numeric, 1))
+				ELSE format('the exact table (the two tiers: %sx its speed)', round((t.es / t.ts)::numeric, 1)) END)
+		   || '; at a billion URLs, bench/crawler_forms.md' AS recommendation
+FROM (SELECT sum(form_filter_s) AS fs, sum(form_exact_s) AS es, sum(form_two_tier_s) AS ts,
+			 sum(form_filter_new) AS fn, sum(form_exact_new) AS en FROM demo_stats) t,
+	 (SELECT hot_bytes FROM forms_sizes() WHERE form = 'filter') zf,
+	 (SELECT hot_bytes FROM forms_sizes() WHERE form = 'exact') ze \gset
+\echo :recommendation
