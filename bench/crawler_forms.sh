@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The three forms of a crawler's URL-seen test on the same link stream
-# (issue 36; bench/crawler_forms.md): the filter alone (a bloomfilter index
+# (bench/README.md, "The crawler's URL-seen loop"): the filter alone (a bloomfilter index
 # over an append-only log), the exact table alone (INSERT ... ON CONFLICT),
 # and the two-tier gate (the filter index first, the btree for "probably
 # seen"), for time, memory that must stay hot, pages per link, WAL and new

@@ -213,7 +213,7 @@ ORDER BY ord;
 VACUUM ANALYZE form_filter.seen_log, form_exact.seen, form_two_tier.seen;
 SELECT pg_stat_force_next_flush() \gset
 \echo 'Three forms of the URL-seen test on the same batches, interleaved (demo/forms.sql; links normalized and'
-\echo 'made distinct first, untimed; bench/crawler_forms.md runs them at 1M-30M links and models 1 billion URLs)'
+\echo 'made distinct first, untimed; bench/README.md runs them at 1M-30M links and models 1 billion URLs)'
 SELECT m.form, round(m.secs::numeric, 1) || ' s' AS "time",
 	   to_char(t.links / greatest(m.secs, 0.001), 'FM999,999,999') AS "links/s",
 	   pg_size_pretty(z.hot_bytes) AS "hot memory",
@@ -238,7 +238,7 @@ SELECT format('Recommendation: the filter alone where losing %s%% of the new lin
 				THEN format('the two tiers (%sx the exact table''s speed, its memory and the filter''s)',
 							round((t.es / t.ts)::numeric, 1))
 				ELSE format('the exact table (the two tiers: %sx its speed)', round((t.es / t.ts)::numeric, 1)) END)
-		   || '; at a billion URLs, bench/crawler_forms.md' AS recommendation
+		   || '; at a billion URLs, bench/README.md' AS recommendation
 FROM (SELECT sum(form_filter_s) AS fs, sum(form_exact_s) AS es, sum(form_two_tier_s) AS ts,
 			 sum(form_filter_new) AS fn, sum(form_exact_new) AS en FROM demo_stats) t,
 	 (SELECT hot_bytes FROM forms_sizes() WHERE form = 'filter') zf,
