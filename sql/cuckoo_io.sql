@@ -45,7 +45,7 @@ LATERAL (VALUES
 	('no tables', set_byte(f, 20, 0)),
 	('two tables', set_byte(f, 20, 2)),
 	('too many tables', set_byte(f, 20, 200)),
-	('reserved 2', set_byte(f, 24, 1)),
+	('deletes in format 1', set_byte(set_byte(f, 1, 1), 24, 1)),
 	('fpr zero', overlay(f placing '\x0000000000000000'::bytea from 29)),
 	('fpr NaN', overlay(f placing '\x000000000000f87f'::bytea from 29)),
 	('fpr tighter than fingerprints', overlay(f placing substring(g from 29 for 8) from 29)),
@@ -95,3 +95,24 @@ CREATE TEMP TABLE cio3 (f cuckoofilter);
 \copy cio3 FROM 'results/cuckoo_bad.bin' (FORMAT binary)
 \set VERBOSITY default
 SELECT count(*) FROM cio3;
+
+-- format 1 (made before 1.1, which does not count removes) stays readable
+-- and stays format 1 through adds and removes; its info has no count.
+-- Bytes from the build before format 2.
+\set f1 'AwEBAAAAAAAAAAAAAAAAAAAAAAABAAAAAAAAAHsUrkfheoQ/FAAAAAAAAACAAAAAAAAAAAYAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAANU5Vh0AAAAAAAAAAAAAAAAAAAAAXAEAAAAAAAAAAAAAAAAAAAAAAAA='
+SELECT md5(:'f1'::cuckoofilter::bytea) AS md5_unchanged,
+       cuckoo_info(:'f1'::cuckoofilter)->>'format_version' AS format,
+       cuckoo_info(:'f1'::cuckoofilter)->'deletes' AS deletes,
+       cuckoo_contains(:'f1'::cuckoofilter, ARRAY['alpha', 'beta', 'gamma', 'delta']) AS contains,
+       cuckoo_count(:'f1'::cuckoofilter, 'beta'::text) AS beta_copies;
+SELECT cuckoo_info(g)->>'format_version' AS format, cuckoo_info(g)->'deletes' AS deletes,
+       cuckoo_count(g, 'beta'::text) AS beta_copies
+FROM cuckoo_remove(cuckoo_add(:'f1'::cuckoofilter, 'delta'::text), 'beta'::text) AS g;
+-- format 2 counts the removes that took a copy out, not those of absent elements
+SELECT cuckoo_info(f)->>'format_version' AS format, cuckoo_info(f)->'deletes' AS deletes
+FROM (SELECT cuckoo_remove(cuckoo_remove(cuckoo_remove(cuckoo_add(cuckoo_create(100), ARRAY['a', 'b']),
+                                                       'a'::text), 'zz'::text), ARRAY['b', 'b']) AS f) s;
+-- a format-1 value whose deletes field is not zero is refused
+\set VERBOSITY sqlstate
+SELECT cuckoofilter(set_byte(:'f1'::cuckoofilter::bytea, 24, 1));
+\set VERBOSITY default

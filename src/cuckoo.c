@@ -159,6 +159,7 @@ cuckoo_init(void *buf, size_t size, uint64_t nbuckets, uint64_t capacity,
 	/* the caller sized buf with cuckoo_new_size, so this cannot fail */
 	bf_zero((char *) buf + sizeof(uint32_t), size - sizeof(uint32_t));
 	bf_init_header(buf, BF_KIND_CUCKOO, seed);
+	f->hdr.version = CUCKOO_FORMAT_DELETES;
 	f->ntables = 1;
 	f->fpr = fpr;
 	f->capacity = capacity;
@@ -1267,6 +1268,14 @@ replace_victim(CuckooFilter *f, int k)
  * freed slot is most useful).  Removing a key that was never added can
  * take out another key's matching fingerprint: only remove what you added.
  */
+/* one more successful remove, in a format that counts them */
+static void
+count_delete(CuckooFilter *f)
+{
+	if (f->hdr.version >= CUCKOO_FORMAT_DELETES && f->deletes < UINT32_MAX)
+		f->deletes++;
+}
+
 bool
 cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
 {
@@ -1294,12 +1303,14 @@ cuckoo_remove_hash(CuckooFilter *f, uint64_t h)
 			slot_set(area, t->fp_bits, b * CUCKOO_BUCKET_SLOTS + s, 0);
 			t->count--;
 			replace_victim(f, k);
+			count_delete(f);
 			return true;
 		}
 		if (victim_matches(t, fp, i1, i2))
 		{
 			t->victim_fp = 0;
 			t->victim_bucket = 0;
+			count_delete(f);
 			return true;
 		}
 	}
@@ -1324,11 +1335,13 @@ cuckoo_check(const void *data, size_t len, char *errbuf)
 	uint64_t	off;
 	double		sealed = 0.0;
 
-	st = bf_check_header(data, len, sizeof(CuckooFilter) + sizeof(CuckooTable),
-						 BF_KIND_CUCKOO, "cuckoofilter", errbuf);
+	st = bf_check_header_versions(data, len, sizeof(CuckooFilter) + sizeof(CuckooTable),
+								  BF_KIND_CUCKOO, "cuckoofilter", CUCKOO_FORMAT_DELETES,
+								  errbuf);
 	if (st != BF_OK)
 		return st;
-	if (f->hdr.flags != 0 || f->reserved != 0 || f->reserved2 != 0)
+	if (f->hdr.flags != 0 || f->reserved != 0 ||
+		(f->hdr.version < CUCKOO_FORMAT_DELETES && f->deletes != 0))
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "cuckoofilter reserved fields are not zero");
 	if (f->ntables < 1 || f->ntables > CUCKOO_MAX_TABLES)
 		return bf_fail(errbuf, BF_ERR_CORRUPT, "invalid cuckoofilter table count %u",

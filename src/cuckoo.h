@@ -14,7 +14,9 @@
  *	24		2		ntables		1 .. CUCKOO_MAX_TABLES (so one key can be
  *							added about 9 * CUCKOO_MAX_TABLES times)
  *	26		2		reserved	must be zero
- *	28		4		reserved2	must be zero
+ *	28		4		deletes		format 2: successful removes since the filter
+ *							was made, saturating at 2^32 - 1 (RedisBloom's
+ *							"Number of items deleted"); format 1: zero
  *	32		8		fpr			overall false-positive target
  *	40		8		capacity	capacity asked for (cuckoo_agg: distinct inputs)
  *	48		48*n	tables[]	CuckooTable descriptors
@@ -134,12 +136,20 @@ typedef struct CuckooTable
 	uint32_t	shift;			/* s: nbuckets = nbuckets(0) << s */
 } CuckooTable;
 
+/*
+ * Format 2 counts removes in the header's deletes field, which format 1
+ * kept zero.  New filters are made in format 2; a format-1 value stays
+ * format 1 through adds and removes (it has no count to start from), and
+ * its info reports no count.
+ */
+#define CUCKOO_FORMAT_DELETES	2
+
 typedef struct CuckooFilter
 {
 	BfHeader	hdr;
 	uint16_t	ntables;
 	uint16_t	reserved;
-	uint32_t	reserved2;
+	uint32_t	deletes;		/* format 2 (CUCKOO_FORMAT_DELETES) */
 	double		fpr;
 	uint64_t	capacity;
 	CuckooTable tables[];

@@ -382,6 +382,11 @@ cuckoo_info(PG_FUNCTION_ARGS)
 						 8.0 * (double) VARSIZE(f) / (double) count);
 	else
 		appendStringInfoString(&s, "\"bits_per_element\": null, ");
+	/* removes counted since the filter was made (format 1 did not count) */
+	if (f->hdr.version >= CUCKOO_FORMAT_DELETES)
+		appendStringInfo(&s, "\"deletes\": %u, ", f->deletes);
+	else
+		appendStringInfoString(&s, "\"deletes\": null, ");
 	appendStringInfo(&s, "\"seed\": %llu, \"hash\": \"xxh3_64\", \"format_version\": %u, "
 					 "\"table_info\": [",
 					 (unsigned long long) f->hdr.seed, f->hdr.version);

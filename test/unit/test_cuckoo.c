@@ -92,7 +92,8 @@ test_multiset(void)
 	static uint32_t model[UNIVERSE];
 	CuckooFilter *f = new_filter(100, 0.01);
 	uint64_t	rng = 12345,
-				total = 0;
+				total = 0,
+				removed = 0;
 
 	for (int op = 0; op < OPS; op++)
 	{
@@ -113,6 +114,7 @@ test_multiset(void)
 			CHECK(cuckoo_remove_hash(f, key(k)), "remove of present key %u failed", k);
 			model[k]--;
 			total--;
+			removed++;
 		}
 		else if (cuckoo_count_hash(f, key(k)) == 0)
 		{
@@ -137,6 +139,10 @@ test_multiset(void)
 	}
 	CHECK(cuckoo_total_count(f) == total, "total %llu != model %llu",
 		  (unsigned long long) cuckoo_total_count(f), (unsigned long long) total);
+	/* format 2 counts successful removes only, through growth */
+	CHECK(f->hdr.version == CUCKOO_FORMAT_DELETES, "new filter is format %u", f->hdr.version);
+	CHECK(f->deletes == removed, "deletes %u != removes %llu", f->deletes,
+		  (unsigned long long) removed);
 	check_valid(f, "multiset end");
 	printf("multiset: %d ops, %llu in, %u tables, %zu bytes, rate bound %.5f\n", OPS,
 		   (unsigned long long) total, f->ntables, cuckoo_size(f), cuckoo_rate_bound(f));
