@@ -7,6 +7,12 @@
 #                                      table, also kept in
 #                                      bench/results/index_latest.txt
 #
+#   BENCH_INDEX_MODE=stored           instead of the index: test-and-add into
+#                                     a filter stored in a column, the 1.0
+#                                     recipe ("before") and one statement
+#                                     around bloom_test_and_add ("after"),
+#                                     each against BF.MADD; results in
+#                                     bench/results/stored_tna_latest.txt
 #   BENCH_INDEX_SIZES="1000000 100000000"  prefilled sizes (default 1000000)
 #   BENCH_INDEX_BATCHES=200           timed batches of 1,000 URLs per pass
 #   BENCH_INDEX_ROUNDS=5              probe-only passes over all batches, and
@@ -33,6 +39,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
 
+MODE=${BENCH_INDEX_MODE:-index}
+case $MODE in
+index) RESULTS_FILE=bench/results/index_latest.txt ;;
+stored) RESULTS_FILE=bench/results/stored_tna_latest.txt ;;
+*) echo "BENCH_INDEX_MODE: index or stored" >&2; exit 2 ;;
+esac
 SIZES=${BENCH_INDEX_SIZES:-1000000}
 BATCHES=${BENCH_INDEX_BATCHES:-200}
 ROUNDS=${BENCH_INDEX_ROUNDS:-5}
@@ -93,12 +105,12 @@ if [ "${1:-}" != "--stage2" ]; then
 	fi
 	log "index benchmark in $scratch"
 	status=0
-	as_user env SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" \
+	as_user env MODE="$MODE" SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" \
 		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
 	if [ $status -eq 0 ]; then
 		mkdir -p bench/results
-		cp "$scratch/results.md" bench/results/index_latest.txt
-		log "results in bench/results/index_latest.txt"
+		cp "$scratch/results.md" "$RESULTS_FILE"
+		log "results in $RESULTS_FILE"
 	fi
 	if [ "${BENCH_INDEX_KEEP:-0}" = 1 ] || [ $status -ne 0 ]; then
 		log "scratch dir kept: $scratch"
@@ -157,6 +169,117 @@ SELECT (SELECT array_agg('https://host' || (i % 100003) || '.example/page/' || i
 FROM generate_series(0::bigint, ($1 - 1) / 1000) g
 SQL
 }
+
+# ---- mode stored: test-and-add into a filter stored in a column ----
+if [ "$MODE" = stored ]; then
+	results=$scratch/results.txt
+	: >"$results"
+	put() { echo "$n $1 $2" >>"$results"; }
+	t_start=$(date +%s)
+	read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
+	# before: the 1.0-era recipe of the README (enqueue_new_links without
+	# the exact tier): lock the row, probe the batch's distinct URLs one
+	# bloom_contains(f, x) at a time, write the filter unconditionally
+	psql <<'SQL'
+CREATE FUNCTION tna_before(links text[]) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    fresh text[];
+BEGIN
+    PERFORM 1 FROM url_filter WHERE id = 1 FOR UPDATE;
+    SELECT array_agg(l.url) INTO fresh
+    FROM (SELECT DISTINCT x AS url FROM unnest(links) AS x) l, url_filter u
+    WHERE u.id = 1 AND NOT bloom_contains(u.f, l.url);
+    UPDATE url_filter SET f = bloom_add(f, coalesce(fresh, '{}')) WHERE id = 1;
+    RETURN coalesce(cardinality(fresh), 0);
+END
+$$;
+SQL
+	for n in $SIZES; do
+		log "size $n: RedisBloom prefill"
+		redis-cli -s "$REDIS_SOCK" FLUSHALL >/dev/null
+		on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" | sed "s/^/$n /" >>"$results"
+
+		log "size $n: PostgreSQL prefill (bloom_agg)"
+		# the column's storage is the type's default (EXTERNAL)
+		psql -c "DROP TABLE IF EXISTS url_filter" -c "CREATE TABLE url_filter (id int PRIMARY KEY, f bloomfilter)"
+		t0=$(secs)
+		psql -c "INSERT INTO url_filter SELECT 1, bloom_agg('https://host' || (i % 100003) || '.example/page/' || i || '.html', $n, 0.01) FROM generate_series(0::bigint, $n - 1) i"
+		t1=$(secs)
+		put pg_prefill_s "$(elapsed "$t0" "$t1")"
+		psql -c "VACUUM ANALYZE url_filter" -c "CHECKPOINT"
+		put pg_bytes "$(psql -Atc "SELECT pg_column_size(f) FROM url_filter WHERE id = 1")"
+		put pg_storage "$(psql -Atc "SELECT attstorage FROM pg_attribute WHERE attrelid = 'url_filter'::regclass AND attname = 'f'")"
+
+		log "size $n: $BATCHES batches of 1,000 to each statement, then again with nothing new"
+		on_client "$scratch/index_bench" stored "$REDIS_SOCK" "host=$PGHOST port=$PGPORT user=$PGUSER dbname=postgres" \
+			"$n" "$BATCHES" "$ROUNDS" "$scratch/urls.txt" | sed "s/^/$n /" >>"$results"
+		put pg_table_bytes "$(psql -Atc "SELECT pg_total_relation_size('url_filter')")"
+	done
+	read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ </proc/stat
+	tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 + sq0 + st0)))
+	{
+		echo "stored bloomfilter test-and-add vs RedisBloom BF.MADD, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
+			"BENCH_INDEX_MODE=stored BENCH_INDEX_SIZES=\"$SIZES\" BENCH_INDEX_BATCHES=$BATCHES BENCH_INDEX_ROUNDS=$ROUNDS BENCH_INDEX_PIN=$PIN"
+		echo
+		echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
+			"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+		echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
+			"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
+			"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"
+		echo "- Redis: $(redis-server --version | awk '{print $3}' | sed 's/^v=//')," \
+			"RedisBloom $RB_VERSION (gcc -O3, ../shared/peers/README.md), no persistence, unix socket, hiredis"
+		echo "- wall time $(($(date +%s) - t_start)) s; CPU steal $((100 * (st1 - st0) / (tot > 0 ? tot : 1)))%;" \
+			"load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+		echo
+		awk -v batches="$BATCHES" '
+		{ v[$1, $2] = $3; if (!($1 in seen)) { seen[$1] = 1; sizes[++ns] = $1 } }
+		function human(n) {
+			if (n >= 1e6 && n % 1e6 == 0) return (n / 1e6) "M"
+			if (n >= 1e3 && n % 1e3 == 0) return (n / 1e3) "k"
+			return n
+		}
+		function side(s, p, w) {
+			return sprintf("%.0f (%.0f-%.0f), %.2f (%.2f-%.2f)", v[s, p "_" w "_ups"], v[s, p "_" w "_ups_min"],
+				v[s, p "_" w "_ups_max"], v[s, p "_" w "_ms"], v[s, p "_" w "_ms_min"], v[s, p "_" w "_ms_max"])
+		}
+		function row(s, p, what) {
+			printf "| %s | %s | %s | %s | %.3f (%.3f-%.3f) | %.0f |\n", human(s), what, side(s, p, "redis"), side(s, p, "pg"),
+				v[s, p "_ratio"], v[s, p "_ratio_min"], v[s, p "_ratio_max"], v[s, p "_wal_batch"] / 1024
+		}
+		END {
+			print "| size | measure | BF.MADD: URLs/s, ms per batch | PostgreSQL: URLs/s, ms per batch | PG/Redis | WAL kB per batch |"
+			print "|---|---|---|---|---|---|"
+			for (k = 1; k <= ns; k++) {
+				s = sizes[k]
+				row(s, "tnab", "before (1.0 recipe), set A: 500 new a batch")
+				row(s, "tnaa", "after (bloom_test_and_add), set B: 500 new a batch")
+				row(s, "noopb", "before, set A again: nothing new")
+				row(s, "noopa", "after, set A again: nothing new")
+				printf "| %s | after/before, URLs/s | | %.2f (%.2f-%.2f); nothing new: %.2f (%.2f-%.2f) | | |\n", human(s),
+					v[s, "after_before_ratio"], v[s, "after_before_ratio_min"], v[s, "after_before_ratio_max"],
+					v[s, "noop_after_before_ratio"], v[s, "noop_after_before_ratio_min"], v[s, "noop_after_before_ratio_max"]
+			}
+			print ""
+			print "Each cell: median over the rounds (least-greatest round). URLs/s over the summed request times of a round; ms: a round'"'"'s median batch."
+			print "PG/Redis: median (least-greatest) of the rounds'"'"' throughput ratios, the two sides taking turns batch by batch (below 1: PostgreSQL slower)."
+			print "WAL: pg_current_wal_insert_lsn difference over the statement'"'"'s batches / " batches "."
+			print ""
+			print "Checks (each side should agree up to false positives):"
+			print ""
+			print "| size | prefill s (Redis, PG) | PG filter bytes, storage | set A new (Redis, before) | set B new (Redis, after) | nothing new: new (Redis, before, after) |"
+			print "|---|---|---|---|---|---|"
+			for (k = 1; k <= ns; k++) {
+				s = sizes[k]
+				printf "| %s | %.2f, %.2f | %d, %s | %d, %d | %d, %d | %d, %d, %d |\n", human(s),
+					v[s, "redis_prefill_s"], v[s, "pg_prefill_s"], v[s, "pg_bytes"], v[s, "pg_storage"],
+					v[s, "tnab_redis_ones"], v[s, "tnab_pg_ones"], v[s, "tnaa_redis_ones"], v[s, "tnaa_pg_ones"],
+					v[s, "noopb_redis_ones"] + v[s, "noopa_redis_ones"], v[s, "noopb_pg_ones"], v[s, "noopa_pg_ones"]
+			}
+		}' "$results"
+	} | tee "$scratch/results.md"
+	exit 0
+fi
 
 results=$scratch/results.txt
 : >"$results"
