@@ -503,6 +503,8 @@ session_lookup(struct varlena *raw)
 
 	if (session_hash == NULL)
 		return NULL;
+	if (session_bytes > session_cap())
+		(void) session_make_room(0);	/* the cap was lowered */
 	VARATT_EXTERNAL_GET_POINTER(tp, raw);
 	he = hash_search(session_hash, &tp, HASH_FIND, NULL);
 	if (he == NULL)
@@ -543,6 +545,8 @@ session_load(PgbfCacheEntry *e, Datum d, Size size)
 				after;
 	bool		keep = false;
 
+	if (!session_make_room(size))
+		return NULL;
 	if (session_cxt == NULL)
 	{
 		HASHCTL		ctl;
@@ -556,8 +560,6 @@ session_load(PgbfCacheEntry *e, Datum d, Size size)
 		session_hash = hash_create("bloomfilter session cache", 64, &ctl,
 								   HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
-	if (!session_make_room(size))
-		return NULL;
 
 	v = MemoryContextAllocZero(session_cxt, sizeof(PgbfSessionValue));
 	v->raw = MemoryContextAllocHuge(session_cxt, size + PGBF_VALUE_ALIGN);
@@ -665,8 +667,7 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 
 		VARATT_EXTERNAL_GET_POINTER(tp, raw);
 		size = (Size) tp.va_rawsize;
-		if (session_cache_kb > 0)
-			sv = session_lookup(raw);
+		sv = session_lookup(raw);
 	}
 	else
 	{
@@ -691,7 +692,7 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 	e = &cache->entries[victim];
 	if (sv != NULL)
 		e->session = sv;		/* from here on released with the call site */
-	else if (detoasted == NULL && session_cache_kb > 0)
+	else if (detoasted == NULL)
 		sv = session_load(e, d, size);
 	own = sv ? 0 : size;
 	while (cache->bytes + own > PGBF_CACHE_BYTES && cache->bytes > 0)
