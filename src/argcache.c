@@ -690,6 +690,12 @@ pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno)
 	if (cache->entries[victim].keylen)
 		cache_evict(cache, &cache->entries[victim]);
 	e = &cache->entries[victim];
+	if (e->session)
+	{
+		/* left by a load an error cut short, if the call site lived on */
+		session_unpin(e->session);
+		e->session = NULL;
+	}
 	if (sv != NULL)
 		e->session = sv;		/* from here on released with the call site */
 	else if (detoasted == NULL)
