@@ -205,6 +205,20 @@ reuse($oid, 3, 4, $a);
 is(probe($a, $oid, $size, 4), '3000 3000', 'session A answers from the value 4 it stored itself');
 is(stale($a), 2, 'session A saw its copy of value 3 was stale');
 
+# a load cut short by an error (a missing chunk) and caught in PL/pgSQL,
+# three times at one call site: nothing is left in the session cache
+like($primary->safe_psql('postgres', qq{
+	DO \$\$ BEGIN
+	  FOR i IN 1..3 LOOP
+	    BEGIN
+	      PERFORM bloom_contains(toast_ptr('t', 4000000000, $size), 'x');
+	    EXCEPTION WHEN OTHERS THEN NULL;
+	    END;
+	  END LOOP;
+	END \$\$;
+	SHOW bloomfilter.session_cache_stats}), qr/^entries=0 bytes=0 /,
+	'loads an error interrupted leave nothing behind');
+
 # 3. a hot standby's session, while the primary reuses the OID
 $primary->safe_psql('postgres', "TRUNCATE t");
 ($oid, $size) = insert_value(5);
