@@ -6,13 +6,15 @@
 # table by every statement, as before the cache) and on (the default).
 #   bench/session_cache.sh [elements] [links] [seconds]
 # (defaults 1000000, 1000, 20; PGHOST, PGPORT, PGUSER, PGDATABASE in the
-# environment, as for psql; the bloomfilter extension installed.)
-# It stores one filter of `elements` md5 keys at 1% fpr (STORAGE
+# environment, as for psql and pgbench; it creates the extension if the
+# database lacks it.)
+# It stores one filter of `elements` URLs at 1% fpr (STORAGE
 # external, the form a big filter is stored in), then runs pgbench -n -c 1
 # -M prepared on one statement, bloom_contains(f, xs text[]) with a
 # 1000-link array (half of them members), for `seconds` each way, and
-# prints the median, 10th and 90th percentile latency of a statement in
-# microseconds (as the client sees it, over the socket).
+# prints the median, 10th and 90th percentile time of a statement in
+# microseconds, as the client sees it over the socket (from one
+# statement's end to the next one's: one client, back to back).
 set -euo pipefail
 elements=${1:-1000000}
 links=${2:-1000}
@@ -21,6 +23,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 psql -X -q -v ON_ERROR_STOP=1 <<SQL
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS bloomfilter;
 DROP TABLE IF EXISTS bench_session_filter;
 CREATE TABLE bench_session_filter (id int PRIMARY KEY, f bloomfilter);
 ALTER TABLE bench_session_filter ALTER COLUMN f SET STORAGE external;
@@ -51,8 +55,11 @@ run() {
 	runs=$((runs + 1))
 	(cd "$work" && PGOPTIONS="-c bloomfilter.session_cache_size=$size" \
 		pgbench -n -c 1 -M prepared -T "$seconds" -f probe.sql -l --log-prefix="run$runs" >/dev/null)
-	# field 3 of a pgbench log line: the statement's latency in microseconds
-	cat "$work/run$runs".* | awk '{ print $3 }' | sort -n | awk -v name="$name" '
+	# a statement's time: from the end of the one before to its own end
+	# (fields 5 and 6 of a pgbench log line; its field 3, the latency, is
+	# 0 for some statements: pgbench reads its clock lazily)
+	cat "$work/run$runs".* | awk 'NR > 1 { print ($5 - s) * 1000000 + $6 - us } { s = $5; us = $6 }' |
+		sort -n | awk -v name="$name" '
 		{ x[NR] = $1 }
 		END {
 			printf "%-14s %7d statements  median %6d us  p10 %6d us  p90 %6d us\n",

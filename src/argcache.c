@@ -309,7 +309,7 @@ session_stats_show(void)
 	snprintf(buf, sizeof(buf),
 			 "entries=%ld bytes=%zu hits=" UINT64_FORMAT " loads=" UINT64_FORMAT
 			 " stale=" UINT64_FORMAT " evictions=" UINT64_FORMAT,
-			 session_hash ? hash_get_num_entries(session_hash) : 0L, session_bytes,
+			 session_hash ? (long) hash_get_num_entries(session_hash) : 0L, session_bytes,
 			 session_hits, session_loads, session_stale, session_evictions);
 	return buf;
 }
