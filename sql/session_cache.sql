@@ -87,7 +87,10 @@ SELECT sc_since();
 SELECT * FROM sc_probe ORDER BY id;
 SELECT * FROM sc_probe ORDER BY id;
 SELECT sc_since();
--- a value written and probed in one transaction, then rolled back
+-- a value written and probed in one transaction, then rolled back: each
+-- statement reads it (a value is kept only once the transaction that
+-- wrote it has committed: loads=0 below), and the other one is kept
+SELECT sc_since() IS NOT NULL AS reset;
 BEGIN;
 UPDATE sc SET f = bloom_add(f, 'only in the rolled back one') WHERE id = 1;
 SELECT * FROM sc_probe ORDER BY id;

@@ -219,34 +219,35 @@ detoast_into(Datum d, char *dst, Size size)
  * deleted or inserted by an aborted transaction), after a TRUNCATE (a new
  * file, an empty index), after the table was dropped and its toast
  * relation's OID reused, and a VACUUM FULL or CLUSTER copies each value
- * under its own OID.  Call the chunks one transaction inserted under one
- * OID a generation.  The check compares the chunk_seq 0 tuple present now
+ * under its own OID.  Call the chunks one toast_save_datum wrote under
+ * one OID a generation: they all carry the XID X of the (sub)transaction
+ * that wrote them.  The check compares the chunk_seq 0 tuple present now
  * (under the TOAST snapshot a fetch uses: what detoast would read) with
  * the one the cache read: the toast relation's file number, the tuple's
- * TID and its raw xmin (freezing keeps the raw xmin), and is also bounded
- * in time (next full XID <= valid_below).  Two different generations of
- * one OID in one file can never have the same inserting XID:
- *   - an XID X inserts a generation only while it runs, and the chunks it
- *     inserted cannot be removed while X runs (HeapTupleSatisfiesVacuum
- *     says INSERT_ or DELETE_IN_PROGRESS; only X's abort makes them dead
- *     at once, and then X writes no more), and while they exist
- *     GetNewOidWithIndex never picks their OID again (the rewrite path,
- *     which reuses OIDs, writes into a new file); a TRUNCATE in X gives a
- *     new file number (the old file lives until X ends);
- *   - so a new generation's XID differs from the cached one's as a 64-bit
- *     XID, and has the same 32 bits only 2^32 XIDs apart: valid_below is
- *     the first full XID that could, (the cached xmin's own full XID, known
- *     while the tuple is unfrozen, + 2^32; for a frozen one, the first XID
- *     with those 32 bits at or above the active snapshot's xmin, below
- *     which no transaction that can still write has its XID), and a
- *     generation inserted before the check has an XID below the next XID
- *     read after it.
- * A match therefore is the very tuple the cache read, and while chunk 0
- * of a generation exists no other generation of its OID can, so every
- * chunk a detoast reads now is the cached one's.  At a load, chunk 0 is
- * probed before and after the fetch, and a value whose two probes differ
- * (or that has no chunk 0, or is not in a heap toast relation) is kept
- * for the call site only.  Rolled-back inserts (the TOAST snapshot hides
+ * TID and its raw xmin (freezing keeps the raw xmin), and is bounded in
+ * time (next full XID <= valid_below).
+ *   - A value is kept only if X had committed when it was read (or chunk
+ *     0 was frozen): X writes nothing afterwards, so the generation read
+ *     is the last X left under that OID in that file.  (X may have
+ *     written another before it there and removed it, e.g. around a
+ *     TRUNCATE done in place in the transaction that created the table;
+ *     a value still in its writing transaction is used for its statement
+ *     only.)
+ *   - Any generation written later under that OID is written by another
+ *     XID, which has X's 32 bits only 2^32 XIDs away: valid_below is the
+ *     first full XID that could (X's own full XID, known while chunk 0 is
+ *     unfrozen, + 2^32; for a frozen one, the first XID with those 32
+ *     bits at or above the active snapshot's xmin at the read, below
+ *     which no transaction that could still write has its XID), and a
+ *     generation present at the check has an XID below the next XID read
+ *     after it.
+ * A match therefore is the very generation the cache read, and while its
+ * chunk 0 exists GetNewOidWithIndex never hands its OID out again (the
+ * rewrite path, which keeps OIDs, writes a new file and skips an OID
+ * already there), so every chunk a detoast reads now is the cached one's.
+ * At a load, chunk 0 is probed before and after the fetch, and a value
+ * whose two probes differ (or that has no chunk 0, or is not in a heap
+ * toast relation) is kept for the call site only.  Rolled-back inserts (the TOAST snapshot hides
  * aborted chunks: no match), another backend's writes and a hot standby's
  * replay (the pages the probe reads, the next XID replay advances) need no
  * more; an older snapshot of the session holds older pointers, whose
@@ -263,6 +264,7 @@ typedef struct PgbfToastIdentity
 	ItemPointerData tid;		/* of chunk 0 */
 	TransactionId xmin;			/* of chunk 0, raw */
 	bool		frozen;
+	bool		committed;		/* xmin had committed (or is frozen) */
 } PgbfToastIdentity;
 
 struct PgbfSessionValue
@@ -414,6 +416,9 @@ toast_identity(Relation toastrel, Oid valueid, PgbfToastIdentity *id)
 		id->tid = tup->t_self;
 		id->xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
 		id->frozen = HeapTupleHeaderXminFrozen(tup->t_data);
+		/* (a frozen xmin may be older than the commit log keeps) */
+		id->committed = id->frozen || HeapTupleHeaderXminCommitted(tup->t_data) ||
+			!TransactionIdIsNormal(id->xmin) || TransactionIdDidCommit(id->xmin);
 		found = true;
 	}
 	systable_endscan_ordered(scan);
@@ -575,7 +580,7 @@ session_load(PgbfCacheEntry *e, Datum d, Size size)
 	{
 		v->valid_below = generation_bound(&before);
 		detoast_into(d, (char *) v->value, size);
-		keep = toast_identity(rel, v->key.va_valueid, &after) &&
+		keep = before.committed && toast_identity(rel, v->key.va_valueid, &after) &&
 			toast_identity_equal(&before, &after) && next_xid_below(v->valid_below);
 		v->id = before;
 	}
