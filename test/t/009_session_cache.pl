@@ -109,14 +109,15 @@ toast_store(PG_FUNCTION_ARGS)
 }
 C
 close $fh;
-my $inc = `pg_config --includedir-server`;
-chomp $inc;
+
+my $primary = new_node('primary', allows_streaming => 1);
+# the server's own headers (a pg_config on PATH may be another major's)
+my $inc = $primary->safe_psql('postgres',
+	"SELECT setting FROM pg_config WHERE name = 'INCLUDEDIR-SERVER'");
 my ($out, $err) = ('', '');
 IPC::Run::run([ 'gcc', '-O0', '-fPIC', '-shared', "-I$inc", '-o', "$dir/toast_reuse.so", $src ],
 	'>', \$out, '2>', \$err)
   or BAIL_OUT("building the test module: $err");
-
-my $primary = new_node('primary', allows_streaming => 1);
 $primary->append_conf('postgresql.conf', "autovacuum = off\n");
 $primary->restart;
 $primary->safe_psql('postgres', qq{
