@@ -56,11 +56,14 @@ SELECT sc_since();
 SELECT * FROM sc_probe ORDER BY id;
 SELECT * FROM sc_probe ORDER BY id;
 SELECT sc_since();
--- UPDATE: a new value under a new OID
+-- UPDATE: a new value under a new OID; reading it drops the copy of the
+-- old one, deleted (two entries left, not three)
 UPDATE sc SET f = bloom_add(f, array(SELECT md5(i::text) FROM generate_series(3001, 4000) i))
 WHERE id = 1;
 SELECT * FROM sc_probe ORDER BY id;
 SELECT sc_since();
+SELECT substring(current_setting('bloomfilter.session_cache_stats')
+                 FROM 'entries=([0-9]+)') AS entries;
 -- DELETE, VACUUM (the chunks are removed, the OID free again), INSERT
 DELETE FROM sc WHERE id = 1;
 VACUUM sc;

@@ -210,8 +210,10 @@ detoast_into(Datum d, char *dst, Size size)
  * out first within bloomfilter.session_cache_size, and each statement
  * that meets the pointer again checks, with one index probe, that the
  * value is still the one it read; the call site's cache above then holds
- * it (pinned) for the rest of the statement.  aux (pgbf_cached_arg_derived)
- * stays with the call site.
+ * it (pinned) for the rest of the statement.  Reading a new value of a
+ * toast relation drops the unused copies of that relation's values that
+ * have been deleted since (an updated filter's old versions).  aux
+ * (pgbf_cached_arg_derived) stays with the call site.
  *
  * Why the check cannot be fooled.  A toast value is never changed in
  * place, but its OID can be given to a new value once the old one is
@@ -493,6 +495,69 @@ next_xid_below(uint64 bound)
 }
 
 /*
+ * Whether valueid in toastrel still has a chunk 0 that no committed
+ * transaction has deleted.  A value deleted (an UPDATE's old version) is
+ * seen only by older snapshots, so its copy is rarely worth its memory;
+ * dropping one only costs a read if it is met again.
+ */
+static bool
+toast_value_live(Relation toastrel, Oid valueid)
+{
+	Relation   *idxs;
+	int			nidx;
+	int			valid;
+	ScanKeyData key[2];
+	SysScanDesc scan;
+	HeapTuple	tup;
+	SnapshotData snapbuf;
+	bool		live = false;
+
+	valid = toast_open_indexes(toastrel, AccessShareLock, &idxs, &nidx);
+	ScanKeyInit(&key[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(valueid));
+	ScanKeyInit(&key[1], (AttrNumber) 2, BTEqualStrategyNumber, F_INT4EQ,
+				Int32GetDatum(0));
+	scan = systable_beginscan_ordered(toastrel, idxs[valid], pgbf_toast_snapshot(&snapbuf),
+									  2, key);
+	tup = systable_getnext_ordered(scan, ForwardScanDirection);
+	if (tup != NULL)
+	{
+		HeapTupleHeader h = tup->t_data;
+
+		live = (h->t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) ||
+			HEAP_XMAX_IS_LOCKED_ONLY(h->t_infomask) ||
+			!((h->t_infomask & HEAP_XMAX_COMMITTED) ||
+			  TransactionIdDidCommit(HeapTupleHeaderGetRawXmax(h)));
+	}
+	systable_endscan_ordered(scan);
+	toast_close_indexes(idxs, nidx, AccessShareLock);
+	return live;
+}
+
+/*
+ * A new value of toastrel was read: drop the unused copies of its other
+ * values that have since been deleted or removed (the versions a filter
+ * that is updated batch after batch leaves behind).
+ */
+static void
+session_sweep(Relation toastrel, const PgbfSessionValue *keep)
+{
+	dlist_mutable_iter it;
+
+	dlist_foreach_modify(it, &session_lru)
+	{
+		PgbfSessionValue *v = dlist_container(PgbfSessionValue, lru, it.cur);
+
+		if (v == keep || v->pins > 0 ||
+			v->key.va_toastrelid != keep->key.va_toastrelid ||
+			toast_value_live(toastrel, v->key.va_valueid))
+			continue;
+		session_evictions++;
+		session_drop(v);
+	}
+}
+
+/*
  * The session's value for toast pointer raw, checked as above and pinned,
  * or NULL (not held, or no longer the value raw stands for: dropped).
  */
@@ -586,8 +651,6 @@ session_load(PgbfCacheEntry *e, Datum d, Size size)
 	}
 	else
 		detoast_into(d, (char *) v->value, size);
-	if (rel != NULL)
-		relation_close(rel, AccessShareLock);
 
 	if (keep)
 	{
@@ -602,7 +665,10 @@ session_load(PgbfCacheEntry *e, Datum d, Size size)
 		v->in_hash = true;
 		dlist_push_head(&session_lru, &v->lru);
 		session_loads++;
+		session_sweep(rel, v);
 	}
+	if (rel != NULL)
+		relation_close(rel, AccessShareLock);
 	return v;
 }
 
