@@ -34,6 +34,7 @@ void
 _PG_init(void)
 {
 	bf_interrupt_hook = pgbf_check_interrupts;
+	pgbf_argcache_init();
 	pgbf_funcs_init();
 	pgbf_scan_init();
 	pgbf_build_scan_init();

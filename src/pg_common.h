@@ -237,6 +237,9 @@ extern Size pgbf_toast_plain_size(struct varlena *raw);
 
 extern const void *pgbf_cached_arg_slow(FunctionCallInfo fcinfo, int argno);
 
+/* define the session cache's GUCs (argcache.c; _PG_init calls it) */
+extern void pgbf_argcache_init(void);
+
 typedef void *(*PgbfDeriveFn) (const void *value, MemoryContext cxt);
 
 /*
@@ -270,7 +273,9 @@ pgbf_cache_last_for(FunctionCallInfo fcinfo, int argno)
 /*
  * A filter argument, detoasted at most once per query while it stays the
  * same value (a subquery result or a join's outer row), copied 64-byte
- * aligned so a blocked probe touches one cache line.  Read only.
+ * aligned so a blocked probe touches one cache line; a stored one is read
+ * once per session, and checked once per statement (argcache.c).  Read
+ * only.
  */
 static inline const void *
 pgbf_cached_arg(FunctionCallInfo fcinfo, int argno)

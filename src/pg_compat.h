@@ -143,4 +143,30 @@ pgbf_extend_to(Relation rel, ForkNumber fork, BlockNumber nblocks)
 #endif
 }
 
+/*
+ * The TOAST snapshot a fetch of chunks reads under (argcache.c): a
+ * function returning it from 18 on, a struct the caller fills before.
+ * buf is storage for the older form.
+ */
+#include "access/toast_internals.h"
+
+static inline Snapshot
+pgbf_toast_snapshot(SnapshotData *buf)
+{
+#if PG_VERSION_NUM >= 180000
+	(void) buf;
+	return get_toast_snapshot();
+#else
+	init_toast_snapshot(buf);
+	return buf;
+#endif
+}
+
+/* the number of a relation's current file (its relfilenode): renamed in 16 */
+#if PG_VERSION_NUM >= 160000
+#define pgbf_rel_file_number(rel) ((Oid) (rel)->rd_locator.relNumber)
+#else
+#define pgbf_rel_file_number(rel) ((Oid) (rel)->rd_node.relNode)
+#endif
+
 #endif							/* PG_COMPAT_H */

@@ -37,6 +37,11 @@ else
 			print "counting_k: chosen geometry stores " chosen " B/element, smallest " smallest; exit 1 } }' "$out" ||
 		{ cat "$out"; exit 1; }
 fi
+# the session cache's benchmark, a second each way: both settings ran
+PATH="$PG_BINDIR:$PATH" PGDATABASE=postgres bash bench/session_cache.sh 20000 10 1 >"$out" 2>&1 ||
+	{ cat "$out"; exit 1; }
+[ "$(grep -c '^cache_on ' "$out")" = 2 ] && [ "$(grep -c '^cache_off ' "$out")" = 2 ] ||
+	{ cat "$out"; echo "session_cache.sh output incomplete"; exit 1; }
 # the A/B scripts need two builds or a server restart: only their syntax here
 for script in bench/ab.sh bench/env_ab.sh bench/mem_ab.sh bench/swap_build.sh; do
 	bash -n "$script" || { echo "$script does not parse"; exit 1; }
