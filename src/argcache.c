@@ -390,9 +390,13 @@ session_make_room(Size need)
 	return session_bytes + need <= session_cap();
 }
 
-/* chunk 0 of valueid in toastrel now, as a detoast would read it */
+/*
+ * chunk 0 of valueid in toastrel now, as a detoast would read it (the
+ * TOAST snapshot, through the toast index): its TID and a copy of its
+ * tuple header; false if there is none
+ */
 static bool
-toast_identity(Relation toastrel, Oid valueid, PgbfToastIdentity *id)
+toast_chunk0(Relation toastrel, Oid valueid, ItemPointer tid, HeapTupleHeaderData *hdr)
 {
 	Relation   *idxs;
 	int			nidx;
@@ -403,8 +407,6 @@ toast_identity(Relation toastrel, Oid valueid, PgbfToastIdentity *id)
 	SnapshotData snapbuf;
 	bool		found = false;
 
-	memset(id, 0, sizeof(*id));
-	id->relfile = pgbf_rel_file_number(toastrel);
 	valid = toast_open_indexes(toastrel, AccessShareLock, &idxs, &nidx);
 	ScanKeyInit(&key[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(valueid));
@@ -415,17 +417,31 @@ toast_identity(Relation toastrel, Oid valueid, PgbfToastIdentity *id)
 	tup = systable_getnext_ordered(scan, ForwardScanDirection);
 	if (tup != NULL)
 	{
-		id->tid = tup->t_self;
-		id->xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
-		id->frozen = HeapTupleHeaderXminFrozen(tup->t_data);
-		/* (a frozen xmin may be older than the commit log keeps) */
-		id->committed = id->frozen || HeapTupleHeaderXminCommitted(tup->t_data) ||
-			!TransactionIdIsNormal(id->xmin) || TransactionIdDidCommit(id->xmin);
+		*tid = tup->t_self;
+		memcpy(hdr, tup->t_data, SizeofHeapTupleHeader);
 		found = true;
 	}
 	systable_endscan_ordered(scan);
 	toast_close_indexes(idxs, nidx, AccessShareLock);
 	return found;
+}
+
+/* the identity of valueid's chunk 0 in toastrel now */
+static bool
+toast_identity(Relation toastrel, Oid valueid, PgbfToastIdentity *id)
+{
+	HeapTupleHeaderData h;
+
+	memset(id, 0, sizeof(*id));
+	id->relfile = pgbf_rel_file_number(toastrel);
+	if (!toast_chunk0(toastrel, valueid, &id->tid, &h))
+		return false;
+	id->xmin = HeapTupleHeaderGetRawXmin(&h);
+	id->frozen = HeapTupleHeaderXminFrozen(&h);
+	/* (a frozen xmin may be older than the commit log keeps) */
+	id->committed = id->frozen || HeapTupleHeaderXminCommitted(&h) ||
+		!TransactionIdIsNormal(id->xmin) || TransactionIdDidCommit(id->xmin);
+	return true;
 }
 
 static bool
@@ -503,35 +519,15 @@ next_xid_below(uint64 bound)
 static bool
 toast_value_live(Relation toastrel, Oid valueid)
 {
-	Relation   *idxs;
-	int			nidx;
-	int			valid;
-	ScanKeyData key[2];
-	SysScanDesc scan;
-	HeapTuple	tup;
-	SnapshotData snapbuf;
-	bool		live = false;
+	ItemPointerData tid;
+	HeapTupleHeaderData h;
 
-	valid = toast_open_indexes(toastrel, AccessShareLock, &idxs, &nidx);
-	ScanKeyInit(&key[0], (AttrNumber) 1, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(valueid));
-	ScanKeyInit(&key[1], (AttrNumber) 2, BTEqualStrategyNumber, F_INT4EQ,
-				Int32GetDatum(0));
-	scan = systable_beginscan_ordered(toastrel, idxs[valid], pgbf_toast_snapshot(&snapbuf),
-									  2, key);
-	tup = systable_getnext_ordered(scan, ForwardScanDirection);
-	if (tup != NULL)
-	{
-		HeapTupleHeader h = tup->t_data;
-
-		live = (h->t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) ||
-			HEAP_XMAX_IS_LOCKED_ONLY(h->t_infomask) ||
-			!((h->t_infomask & HEAP_XMAX_COMMITTED) ||
-			  TransactionIdDidCommit(HeapTupleHeaderGetRawXmax(h)));
-	}
-	systable_endscan_ordered(scan);
-	toast_close_indexes(idxs, nidx, AccessShareLock);
-	return live;
+	if (!toast_chunk0(toastrel, valueid, &tid, &h))
+		return false;
+	return (h.t_infomask & (HEAP_XMAX_INVALID | HEAP_XMAX_IS_MULTI)) ||
+		HEAP_XMAX_IS_LOCKED_ONLY(h.t_infomask) ||
+		!((h.t_infomask & HEAP_XMAX_COMMITTED) ||
+		  TransactionIdDidCommit(HeapTupleHeaderGetRawXmax(&h)));
 }
 
 /*
