@@ -82,24 +82,6 @@ bfidx_options(Datum reloptions, bool validate)
 
 /* ---- pages ---- */
 
-static inline BfIdxMeta *
-meta_of(Page page)
-{
-	return (BfIdxMeta *) PageGetContents(page);
-}
-
-static inline BfIdxPageOpaque *
-opaque_of(Page page)
-{
-	return (BfIdxPageOpaque *) PageGetSpecialPointer(page);
-}
-
-static inline uint64 *
-block_of(Page page, uint64 slot)
-{
-	return (uint64 *) ((char *) page + BFIDX_DATA_OFFSET + slot * BFIDX_BLOCK_BYTES);
-}
-
 /* blocks of stage s on its page p */
 static uint32
 page_blocks(const BfIdxStage *s, uint64 p)
@@ -115,8 +97,7 @@ init_data_page(Page page, const BfIdxStage *s, uint32 stage, uint64 p)
 {
 	BfIdxPageOpaque *o;
 
-	PageInit(page, BLCKSZ, BFIDX_SPECIAL_SIZE);
-	((PageHeader) page)->pd_lower = BLCKSZ - BFIDX_SPECIAL_SIZE;
+	bfidx_init_data_page(page);
 	o = opaque_of(page);
 	o->stage = stage;
 	o->nblocks = page_blocks(s, p);
@@ -412,60 +393,40 @@ typedef struct HashPos
 	int			idx;			/* in the caller's array */
 } HashPos;
 
-static int
-cmp_pos(const void *a, const void *b)
-{
-	uint64		x = ((const HashPos *) a)->block,
-				y = ((const HashPos *) b)->block;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * Order pos[0 .. n) by page (block / BFIDX_BLOCKS_PER_PAGE), the order the
- * pages are then visited in; within a page any order will do.  A big
- * batch (a build's, a commit's) is put in order by an LSD radix sort of
- * the page number, 13 bits a pass (a stage has fewer than 2^26 pages),
- * where qsort took a fifth of a CREATE INDEX's time.
+ * Order pos[0 .. n) by block (so by page, the order the pages are then
+ * visited in, and an add's block is next to the others of its block): an
+ * LSD radix sort of the block number, 8 bits a pass for a commit's or a
+ * probe's batch, 13 for a build's (qsort took a fifth of a CREATE INDEX's
+ * time, and of a test-and-add batch's sorting).  Only the passes that
+ * the largest block number needs are made.
  */
-#define SORT_RADIX_BITS		13
-#define SORT_RADIX_MIN		4096
-
-static inline uint32
-pos_page(const HashPos *p)
-{
-	return (uint32) (p->block / BFIDX_BLOCKS_PER_PAGE);
-}
-
 static void
 sort_by_page(HashPos *pos, int n)
 {
 	HashPos    *src = pos,
 			   *dst;
 	uint32	   *count;
-	uint32		maxpage = 0;
-	const uint32 mask = (1 << SORT_RADIX_BITS) - 1;
+	uint64		maxblock = 0;
+	const int	bits = n < 16384 ? 8 : 13;
+	const uint32 mask = (1 << bits) - 1;
 
-	if (n < SORT_RADIX_MIN)
-	{
-		if (n > 1)
-			qsort(pos, n, sizeof(HashPos), cmp_pos);
+	if (n < 2)
 		return;
-	}
 	for (int i = 0; i < n; i++)
-		maxpage = Max(maxpage, pos_page(&pos[i]));
+		maxblock = Max(maxblock, pos[i].block);
 	dst = palloc_extended(sizeof(HashPos) * (Size) n, MCXT_ALLOC_HUGE);
-	count = palloc(sizeof(uint32) << SORT_RADIX_BITS);
-	for (int shift = 0; shift == 0 || (shift < 32 && (maxpage >> shift) != 0);
-		 shift += SORT_RADIX_BITS)
+	count = palloc(sizeof(uint32) << bits);
+	for (int shift = 0; shift == 0 || (shift < 64 && (maxblock >> shift) != 0);
+		 shift += bits)
 	{
 		uint32		sum = 0;
 		HashPos    *t;
 
 		CHECK_FOR_INTERRUPTS();
-		memset(count, 0, sizeof(uint32) << SORT_RADIX_BITS);
+		memset(count, 0, sizeof(uint32) << bits);
 		for (int i = 0; i < n; i++)
-			count[(pos_page(&src[i]) >> shift) & mask]++;
+			count[(src[i].block >> shift) & mask]++;
 		for (uint32 k = 0; k <= mask; k++)
 		{
 			uint32		c = count[k];
@@ -474,7 +435,7 @@ sort_by_page(HashPos *pos, int n)
 			sum += c;
 		}
 		for (int i = 0; i < n; i++)
-			dst[count[(pos_page(&src[i]) >> shift) & mask]++] = src[i];
+			dst[count[(src[i].block >> shift) & mask]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
@@ -664,6 +625,173 @@ page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, 
 }
 
 /*
+ * The adds of pos[j .. m) (sorted by block, all in the newest stage st),
+ * logged by the module's own WAL records: from pos[j]'s page on, up to
+ * BFIDX_WAL_MAX_PAGES pages with something to add go in one record.  The
+ * pages are locked in block order, as every writer locks them, and the
+ * metapage after them, only if a page must borrow from the pool; the adds
+ * are worked out on copies of their blocks, then applied and logged in
+ * one critical section.  What a page cannot take (the stage is full)
+ * goes to h[*left ..].  Returns where the next group starts.
+ */
+static int
+group_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int j, int m,
+		  uint64 *h, int *left)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	BfIdxPageChange pages[BFIDX_WAL_MAX_PAGES];
+	int			first[BFIDX_WAL_MAX_PAGES],
+				count[BFIDX_WAL_MAX_PAGES];
+	int			np = 0,
+				nc = 0;
+	Buffer		metabuf = InvalidBuffer;
+	uint64		pool = 0;
+	bool		borrowed = false;
+
+	while (j < m && np < BFIDX_WAL_MAX_PAGES)
+	{
+		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+		int			e = j + 1,
+					i;
+		bool		split;
+		Buffer		buf;
+		Page		page;
+
+		while (e < m && e - j < BFIDX_WAL_MAX_ADDS && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+			e++;
+		/* the rest of a page's adds go in the next record, not this one */
+		split = e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p;
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBuffer(index, (BlockNumber) (s->first_block + p));
+		/* a batch of elements already in: nothing to write */
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		for (i = j; i < e; i++)
+			if (!page_contains(page, s, pos[i].block, pos[i].h))
+				break;
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		if (i == e)
+			ReleaseBuffer(buf);
+		else
+		{
+			pages[np].buf = buf;
+			first[np] = j;
+			count[np] = e - j;
+			np++;
+		}
+		j = e;
+		if (split)
+			break;
+	}
+	if (np == 0)
+		return j;
+
+	for (int k = 0; k < np; k++)
+		LockBuffer(pages[k].buf, BUFFER_LOCK_EXCLUSIVE);
+	for (int k = 0; k < np; k++)
+	{
+		BfIdxPageChange *c = &pages[k];
+		Page		page = BufferGetPage(c->buf);
+		BfIdxPageOpaque *o = &c->opaque;
+		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
+		int64		curslot = -1;
+		int			i,
+					end = first[k] + count[k];
+
+		c->init = PageIsNew(page);
+		if (c->init)
+		{
+			uint64		p = pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE;
+
+			memset(o, 0, sizeof(*o));
+			o->stage = st;
+			o->nblocks = page_blocks(s, p);
+			o->budget = s->page_share * o->nblocks;
+			o->page_id = BFIDX_PAGE_ID;
+		}
+		else
+		{
+			*o = *opaque_of(page);
+			if (o->stage != st || o->page_id != BFIDX_PAGE_ID)
+				ereport(ERROR,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("index \"%s\" block %u is not a page of stage %u",
+								RelationGetRelationName(index), BufferGetBlockNumber(c->buf), st)));
+		}
+		c->adds = palloc((Size) count[k] * BFIDX_WAL_ADD_BYTES);
+		c->nadds = 0;
+		for (i = first[k]; i < end; i++)
+		{
+			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+			uint64		delta;
+			int			newbits;
+
+			if (slot != curslot)
+			{
+				if (c->init)
+					memset(cur, 0, sizeof(cur));
+				else
+					memcpy(cur, block_of(page, slot), sizeof(cur));
+				curslot = slot;
+			}
+			newbits = bloom_block_preview(cur, pos[i].h, &s->geo, &delta);
+			if (newbits == 0)
+				continue;
+			if (o->units + delta > o->budget)
+			{
+				uint64		need = o->units + delta - o->budget,
+							take;
+
+				if (!BufferIsValid(metabuf))
+				{
+					metabuf = ReadBuffer(index, BFIDX_META_BLKNO);
+					LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+					pool = meta_of(BufferGetPage(metabuf))->stages[st].pool;
+				}
+				if (pool < need)
+					break;
+				/* as page_add borrows */
+				take = Max(need, Min(pool, s->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
+				pool -= take;
+				o->budget += take;
+				borrowed = true;
+			}
+			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
+			o->units += delta;
+			o->bits_set += newbits;
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES, &slot, sizeof(slot));
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES + sizeof(slot),
+				   &pos[i].h, sizeof(uint64));
+			c->nadds++;
+		}
+		for (; i < end; i++)
+			h[(*left)++] = pos[i].h;
+	}
+
+	/* the pages with adds, in the record; the others only released */
+	for (int k = 0; k < np; k++)
+	{
+		if (pages[k].nadds > 0)
+			pages[nc++] = pages[k];
+		else
+		{
+			UnlockReleaseBuffer(pages[k].buf);
+			pfree(pages[k].adds);
+		}
+	}
+	if (nc > 0)
+		bfidx_log_adds(s->geo.nhashes, pages, nc, borrowed ? metabuf : InvalidBuffer, st, pool);
+	for (int k = 0; k < nc; k++)
+	{
+		UnlockReleaseBuffer(pages[k].buf);
+		pfree(pages[k].adds);
+	}
+	if (BufferIsValid(metabuf))
+		UnlockReleaseBuffer(metabuf);
+	return j;
+}
+
+/*
  * Add h[0 .. n) to the filter: each not already in an older stage goes to
  * the newest one, a page at a time; when a page cannot take one, the stage
  * is full: a new stage is added (or, not scalable, 54000) and what that
@@ -714,6 +842,12 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 		 * theirs (each within its budget, so the stage's rate holds).
 		 */
 		left = 0;
+		if (wal && RelationNeedsWAL(index) && pgbf_index_own_wal())
+		{
+			for (j = 0; j < m;)
+				j = group_add(index, &meta, last, pos, j, m, h, &left);
+			m = 0;
+		}
 		for (j = 0; j < m;)
 		{
 			uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;

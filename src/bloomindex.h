@@ -95,6 +95,60 @@ typedef struct BfIdxPageOpaque
 StaticAssertDecl(sizeof(BfIdxPageOpaque) == BFIDX_SPECIAL_SIZE, "special space size");
 StaticAssertDecl(MAXALIGN(SizeOfPageHeaderData) + sizeof(BfIdxMeta) <= BLCKSZ, "metapage size");
 
+static inline BfIdxMeta *
+meta_of(Page page)
+{
+	return (BfIdxMeta *) PageGetContents(page);
+}
+
+static inline BfIdxPageOpaque *
+opaque_of(Page page)
+{
+	return (BfIdxPageOpaque *) PageGetSpecialPointer(page);
+}
+
+static inline uint64 *
+block_of(Page page, uint64 slot)
+{
+	return (uint64 *) ((char *) page + BFIDX_DATA_OFFSET + slot * BFIDX_BLOCK_BYTES);
+}
+
+/* a data page's header and layout, its blocks zero, its special space zero */
+static inline void
+bfidx_init_data_page(Page page)
+{
+	PageInit(page, BLCKSZ, BFIDX_SPECIAL_SIZE);
+	((PageHeader) page)->pd_lower = BLCKSZ - BFIDX_SPECIAL_SIZE;
+}
+
+/*
+ * The index's own WAL records (bloomindex_wal.c).  With the module in
+ * shared_preload_libraries on PostgreSQL 15 or later, a custom WAL
+ * resource manager logs the adds to a group of data pages in one record:
+ * each page's new special space and its adds as (block slot, hash), which
+ * redo sets again.  Otherwise, and for the rarer changes (a new stage, a
+ * build), generic WAL.
+ */
+#define BFIDX_WAL_MAX_PAGES		30	/* data pages in one record (XLR_MAX_BLOCK_ID) */
+#define BFIDX_WAL_MAX_ADDS		4096	/* adds of one page in one record */
+#define BFIDX_WAL_ADD_BYTES		10	/* uint16 slot, uint64 hash, unaligned */
+
+typedef struct BfIdxPageChange
+{
+	Buffer		buf;
+	bool		init;			/* never written: initialize it first */
+	BfIdxPageOpaque opaque;		/* its special space after the adds */
+	int			nadds;
+	char	   *adds;			/* nadds x BFIDX_WAL_ADD_BYTES */
+} BfIdxPageChange;
+
+extern void pgbf_index_wal_init(void);
+extern bool pgbf_index_own_wal(void);
+extern void bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o,
+							   uint32 nhashes, const char *adds, int nadds);
+extern void bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
+						   Buffer metabuf, uint32 stage, uint64 pool);
+
 extern void pgbf_index_init(void);
 
 /*

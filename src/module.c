@@ -39,6 +39,7 @@ _PG_init(void)
 	pgbf_scan_init();
 	pgbf_build_scan_init();
 	pgbf_index_init();
+	pgbf_index_wal_init();
 	MarkGUCPrefixReserved("bloomfilter");
 }
 

@@ -34,6 +34,14 @@
 #define PGBF_HEAP_PAGE_ACCESS 1
 #endif
 
+/*
+ * Custom WAL resource managers (RegisterCustomRmgr): from 15.  The index
+ * logs its adds with generic WAL where there are none.
+ */
+#if PG_VERSION_NUM >= 150000
+#define PGBF_CUSTOM_WAL 1
+#endif
+
 /* the ExplainProperty* functions: moved to their own header in 18 */
 #if PG_VERSION_NUM >= 180000
 #include "commands/explain_format.h"

@@ -27,7 +27,7 @@ module() {
 layer() {
 	case $1 in
 		pg_compat | pg_common | elements | argcache | aggstate | typeops) echo 1 ;;
-		*_glue | bloomindex) echo 2 ;;
+		*_glue | bloomindex | bloomindex_wal) echo 2 ;;
 		funcs) echo 3 ;;
 		scan | buildscan | heappage) echo 4 ;;
 		module) echo 5 ;;

@@ -1,0 +1,343 @@
+/*
+ * bloomindex_wal.c
+ *		The bloomfilter index's own WAL resource manager: one record for
+ *		the adds to a group of data pages (bloomindex.h).
+ *
+ * Generic WAL logs a page by comparing it, all 8 kB, with a copy taken
+ * before the change; for an index whose every write sets a few bits in a
+ * few 64-byte blocks of many pages, that compare and copy were most of a
+ * commit's work.  This record says what changed instead: per page, its
+ * special space after the change and each add as (block slot, hash),
+ * which redo sets again with the same bloom_block_set the writer used
+ * (bfidx_apply_change), so a replayed page equals the written one.  A
+ * metapage in the record carries the new pool of the stage whose pages
+ * borrowed from it.  Full-page images, torn-page protection and standbys
+ * come with the block references, as for any record.
+ *
+ * A custom resource manager must be registered before recovery starts,
+ * so only when the module is in shared_preload_libraries (PostgreSQL 15
+ * and later); then, with bloomfilter.index_wal = 'auto', the adds are
+ * logged this way.  Every server that replays such WAL (after a crash, a
+ * standby, point-in-time recovery) must preload the module too, with the
+ * same bloomfilter.wal_rmgr_id; doc/index.md says how to stop using it.
+ */
+#include "postgres.h"
+
+#include "access/xloginsert.h"
+#include "access/xlogreader.h"
+#include "access/xlogutils.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/guc.h"
+
+#include "bloomindex.h"
+
+#ifdef PGBF_CUSTOM_WAL
+#include "access/bufmask.h"
+#include "access/xlog_internal.h"
+#endif
+
+#define XLOG_BFIDX_ADD			0x00
+
+/* a block's data in an ADD record */
+typedef struct BfIdxWalPage
+{
+	uint16		init;			/* 1: initialize the page first */
+	uint16		nadds;
+	BfIdxPageOpaque opaque;
+	/* nadds x (uint16 slot, uint64 hash) follow, unaligned */
+} BfIdxWalPage;
+
+typedef struct BfIdxWalMeta
+{
+	uint32		stage;
+	uint64		pool;
+} BfIdxWalMeta;
+
+/* the record's main data */
+typedef struct BfIdxWalAddHeader
+{
+	uint32		nhashes;
+	uint32		npages;
+} BfIdxWalAddHeader;
+
+typedef enum
+{
+	INDEX_WAL_AUTO,
+	INDEX_WAL_GENERIC,
+} IndexWalMode;
+
+static const struct config_enum_entry index_wal_options[] = {
+	{"auto", INDEX_WAL_AUTO, false},
+	{"generic", INDEX_WAL_GENERIC, false},
+	{NULL, 0, false}
+};
+
+static int	index_wal_mode = INDEX_WAL_AUTO;
+static bool rmgr_registered = false;
+#ifdef PGBF_CUSTOM_WAL
+static int	wal_rmgr_id = 128;
+#endif
+
+/*
+ * Set the adds of one page: initialize it if asked, then its special
+ * space, then each add's bits.  The writer and redo both come here.
+ */
+void
+bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o, uint32 nhashes,
+				   const char *adds, int nadds)
+{
+	if (init)
+		bfidx_init_data_page(page);
+	memcpy(opaque_of(page), o, sizeof(BfIdxPageOpaque));
+	for (int i = 0; i < nadds; i++)
+	{
+		uint16		slot;
+		uint64		h;
+
+		memcpy(&slot, adds + (Size) i * BFIDX_WAL_ADD_BYTES, sizeof(slot));
+		memcpy(&h, adds + (Size) i * BFIDX_WAL_ADD_BYTES + sizeof(slot), sizeof(h));
+		/* redo of a damaged record must not write past the page */
+		if (slot >= BFIDX_BLOCKS_PER_PAGE)
+			elog(PANIC, "bloomfilter index WAL: block slot %u out of range", slot);
+		bloom_block_set(block_of(page, slot), h, nhashes);
+	}
+}
+
+bool
+pgbf_index_own_wal(void)
+{
+	return rmgr_registered && index_wal_mode == INDEX_WAL_AUTO;
+}
+
+#ifdef PGBF_CUSTOM_WAL
+
+/*
+ * Apply the changes and log them, in one critical section: pages[i].buf
+ * (exclusively locked, pinned) get their adds, metabuf (if valid, locked)
+ * the stage's new pool.  The caller releases the buffers.
+ */
+void
+bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
+			   Buffer metabuf, uint32 stage, uint64 pool)
+{
+	BfIdxWalPage *hdr = palloc(sizeof(BfIdxWalPage) * Max(npages, 1));
+	BfIdxWalAddHeader main = {nhashes, (uint32) npages};
+	BfIdxWalMeta wm = {stage, pool};
+	XLogRecPtr	lsn;
+
+	Assert(npages > 0 && npages <= BFIDX_WAL_MAX_PAGES);
+	for (int i = 0; i < npages; i++)
+	{
+		hdr[i].init = pages[i].init ? 1 : 0;
+		hdr[i].nadds = (uint16) pages[i].nadds;
+		hdr[i].opaque = pages[i].opaque;
+	}
+	XLogEnsureRecordSpace(BFIDX_WAL_MAX_PAGES, 2 * BFIDX_WAL_MAX_PAGES + 2);
+
+	START_CRIT_SECTION();
+	for (int i = 0; i < npages; i++)
+	{
+		bfidx_apply_change(BufferGetPage(pages[i].buf), pages[i].init, &pages[i].opaque,
+						   nhashes, pages[i].adds, pages[i].nadds);
+		MarkBufferDirty(pages[i].buf);
+	}
+	if (BufferIsValid(metabuf))
+	{
+		meta_of(BufferGetPage(metabuf))->stages[stage].pool = pool;
+		MarkBufferDirty(metabuf);
+	}
+
+	XLogBeginInsert();
+	XLogRegisterData((char *) &main, sizeof(main));
+	for (int i = 0; i < npages; i++)
+	{
+		XLogRegisterBuffer((uint8) i, pages[i].buf,
+						   pages[i].init ? REGBUF_WILL_INIT : REGBUF_STANDARD);
+		XLogRegisterBufData((uint8) i, (char *) &hdr[i], sizeof(BfIdxWalPage));
+		if (pages[i].nadds > 0)
+			XLogRegisterBufData((uint8) i, pages[i].adds,
+								(uint32) pages[i].nadds * BFIDX_WAL_ADD_BYTES);
+	}
+	if (BufferIsValid(metabuf))
+	{
+		XLogRegisterBuffer((uint8) npages, metabuf, REGBUF_STANDARD);
+		XLogRegisterBufData((uint8) npages, (char *) &wm, sizeof(wm));
+	}
+	lsn = XLogInsert((RmgrId) wal_rmgr_id, XLOG_BFIDX_ADD);
+	for (int i = 0; i < npages; i++)
+		PageSetLSN(BufferGetPage(pages[i].buf), lsn);
+	if (BufferIsValid(metabuf))
+		PageSetLSN(BufferGetPage(metabuf), lsn);
+	END_CRIT_SECTION();
+	pfree(hdr);
+}
+
+static void
+redo_add(XLogReaderState *record)
+{
+	XLogRecPtr	lsn = record->EndRecPtr;
+	BfIdxWalAddHeader main;
+
+	if (XLogRecGetDataLen(record) != sizeof(main))
+		elog(PANIC, "bloomfilter index WAL: ADD record of %u bytes", XLogRecGetDataLen(record));
+	memcpy(&main, XLogRecGetData(record), sizeof(main));
+	for (uint8 id = 0; id <= XLogRecMaxBlockId(record); id++)
+	{
+		Buffer		buf;
+		Size		len;
+		char	   *data;
+		XLogRedoAction action;
+
+		if (!XLogRecHasBlockRef(record, id))
+			continue;
+		if (id == main.npages)
+		{
+			BfIdxWalMeta wm;
+
+			action = XLogReadBufferForRedo(record, id, &buf);
+			if (action == BLK_NEEDS_REDO)
+			{
+				data = XLogRecGetBlockData(record, id, &len);
+				if (len != sizeof(wm))
+					elog(PANIC, "bloomfilter index WAL: metapage data of %zu bytes", len);
+				memcpy(&wm, data, sizeof(wm));
+				if (wm.stage >= BLOOM_MAX_STAGES)
+					elog(PANIC, "bloomfilter index WAL: stage %u out of range", wm.stage);
+				meta_of(BufferGetPage(buf))->stages[wm.stage].pool = wm.pool;
+				PageSetLSN(BufferGetPage(buf), lsn);
+				MarkBufferDirty(buf);
+			}
+		}
+		else
+		{
+			BfIdxWalPage hdr;
+
+			data = XLogRecGetBlockData(record, id, &len);
+			if (data == NULL || len < sizeof(hdr))
+				elog(PANIC, "bloomfilter index WAL: page data of %zu bytes", data ? len : 0);
+			memcpy(&hdr, data, sizeof(hdr));
+			if (len != sizeof(hdr) + (Size) hdr.nadds * BFIDX_WAL_ADD_BYTES)
+				elog(PANIC, "bloomfilter index WAL: page data of %zu bytes for %u adds",
+					 len, hdr.nadds);
+			if (hdr.init)
+			{
+				buf = XLogInitBufferForRedo(record, id);
+				action = BLK_NEEDS_REDO;
+			}
+			else
+				action = XLogReadBufferForRedo(record, id, &buf);
+			if (action == BLK_NEEDS_REDO)
+			{
+				bfidx_apply_change(BufferGetPage(buf), hdr.init != 0, &hdr.opaque, main.nhashes,
+								   data + sizeof(hdr), hdr.nadds);
+				PageSetLSN(BufferGetPage(buf), lsn);
+				MarkBufferDirty(buf);
+			}
+		}
+		if (BufferIsValid(buf))
+			UnlockReleaseBuffer(buf);
+	}
+}
+
+static void
+bfidx_redo(XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+
+	switch (info)
+	{
+		case XLOG_BFIDX_ADD:
+			redo_add(record);
+			break;
+		default:
+			elog(PANIC, "bloomfilter index WAL: unknown record type %u", info);
+	}
+}
+
+static void
+bfidx_desc(StringInfo buf, XLogReaderState *record)
+{
+	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
+	BfIdxWalAddHeader main;
+	uint64		nadds = 0;
+
+	if (info != XLOG_BFIDX_ADD || XLogRecGetDataLen(record) != sizeof(main))
+		return;
+	memcpy(&main, XLogRecGetData(record), sizeof(main));
+	for (uint8 id = 0; id < main.npages && id <= XLogRecMaxBlockId(record); id++)
+	{
+		Size		len;
+		char	   *data;
+		BfIdxWalPage hdr;
+
+		if (!XLogRecHasBlockRef(record, id))
+			continue;
+		data = XLogRecGetBlockData(record, id, &len);
+		if (data != NULL && len >= sizeof(hdr))
+		{
+			memcpy(&hdr, data, sizeof(hdr));
+			nadds += hdr.nadds;
+		}
+	}
+	appendStringInfo(buf, "pages %u, adds " UINT64_FORMAT ", hashes %u%s",
+					 main.npages, nadds, main.nhashes,
+					 XLogRecHasBlockRef(record, main.npages) ? ", metapage" : "");
+}
+
+static const char *
+bfidx_identify(uint8 info)
+{
+	return (info & ~XLR_INFO_MASK) == XLOG_BFIDX_ADD ? "ADD" : NULL;
+}
+
+/* for wal_consistency_checking: what redo may leave different */
+static void
+bfidx_mask(char *pagedata, BlockNumber blkno)
+{
+	mask_page_lsn_and_checksum((Page) pagedata);
+	mask_unused_space((Page) pagedata);
+}
+
+static RmgrData bfidx_rmgr = {
+	.rm_name = "bloomfilter",
+	.rm_redo = bfidx_redo,
+	.rm_desc = bfidx_desc,
+	.rm_identify = bfidx_identify,
+	.rm_mask = bfidx_mask,
+};
+
+#else							/* !PGBF_CUSTOM_WAL */
+
+void
+bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
+			   Buffer metabuf, uint32 stage, uint64 pool)
+{
+	elog(ERROR, "this PostgreSQL has no custom WAL resource managers");
+}
+
+#endif							/* PGBF_CUSTOM_WAL */
+
+void
+pgbf_index_wal_init(void)
+{
+	DefineCustomEnumVariable("bloomfilter.index_wal",
+							 "How changes to bloomfilter indexes are WAL-logged.",
+							 "auto: by the module's own records when it is in shared_preload_libraries "
+							 "(PostgreSQL 15 and later), else generic WAL; generic: always generic WAL.",
+							 &index_wal_mode, INDEX_WAL_AUTO, index_wal_options,
+							 PGC_SUSET, 0, NULL, NULL, NULL);
+#ifdef PGBF_CUSTOM_WAL
+	/* a server-start setting: it exists only where the module is preloaded */
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("bloomfilter.wal_rmgr_id",
+								"ID of the module's WAL resource manager.",
+								"Every server that replays the WAL must preload the module with the same ID.",
+								&wal_rmgr_id, 128, 128, 255,
+								PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		RegisterCustomRmgr((RmgrId) wal_rmgr_id, &bfidx_rmgr);
+		rmgr_registered = true;
+	}
+#endif
+}
