@@ -31,6 +31,48 @@ COPY bi_urls FROM stdin;
 \.
 SELECT bloom_index_contains('bi_urls_f', 'https://copied.example/') AS copied_found;
 
+-- bloom_index_absent: the batch's items not in the index, each once, in
+-- order, NULLs left out; the test-and-add of a batch log in one statement
+SELECT bloom_index_absent('bi_urls_f', ARRAY['https://new.example/b', 'https://late.example/',
+	NULL, 'https://new.example/a', 'https://new.example/b', 'https://example.org/page/2',
+	'https://new.example/a']);
+SELECT bloom_index_absent('bi_urls_f', '{}'::text[]) AS empty, bloom_index_absent('bi_urls_f', NULL::text[]) AS null_batch;
+SELECT bloom_index_absent('bi_urls_f', ARRAY[NULL, 'https://late.example/']) AS none_new;
+CREATE TABLE bi_seen_log (urls text[]);
+CREATE INDEX bi_seen_log_f ON bi_seen_log USING bloomfilter (urls) WITH (capacity = 1000);
+PREPARE tna(text[]) AS
+	INSERT INTO bi_seen_log (urls) SELECT n FROM bloom_index_absent('bi_seen_log_f', $1) n
+	WHERE cardinality(n) > 0 RETURNING urls;
+EXECUTE tna(ARRAY['a', 'b', 'a', 'c']);
+EXECUTE tna(ARRAY['c', 'd', 'b', 'e', 'd']);
+EXECUTE tna(ARRAY['a', 'e']);
+SELECT count(*) AS batches_logged FROM bi_seen_log;
+-- in an open transaction the index answers for its own rows
+BEGIN;
+EXECUTE tna(ARRAY['f', 'g']);
+SELECT bloom_index_absent('bi_seen_log_f', ARRAY['f', 'g', 'h']) AS only_h_after_own_insert;
+ROLLBACK;
+-- every element type
+CREATE TABLE bi_ids (id bigint, u uuid);
+CREATE INDEX bi_ids_id ON bi_ids USING bloomfilter (id) WITH (capacity = 1000);
+CREATE INDEX bi_ids_u ON bi_ids USING bloomfilter (u) WITH (capacity = 1000);
+INSERT INTO bi_ids VALUES (7, '00000000-0000-0000-0000-000000000007');
+SELECT bloom_index_absent('bi_ids_id', ARRAY[8, 7, 9, 8]::bigint[]) AS ids,
+	bloom_index_absent('bi_ids_u', ARRAY['00000000-0000-0000-0000-000000000007',
+		'00000000-0000-0000-0000-000000000008']::uuid[]) AS uuids;
+SELECT err($$SELECT bloom_index_absent('bi_ids_id', ARRAY['x']::text[])$$);
+SELECT err($$SELECT bloom_index_absent(NULL, ARRAY['x']::text[])$$);
+SELECT err($$SELECT bloom_index_absent('bi_ids', ARRAY[1]::bigint[])$$);
+DROP TABLE bi_ids, bi_seen_log;
+-- no false negative and within the rate over 20,000 members and 100,000
+-- others, 10,000 of each a call
+SELECT count(*) AS members_reported_absent
+FROM (SELECT id / 10000 AS g, array_agg(url) AS urls FROM bi_urls WHERE id <= 20000 GROUP BY 1) b,
+	unnest(bloom_index_absent('bi_urls_f', b.urls)) u;
+SELECT (SELECT count(*) FROM (SELECT array_agg('https://other.org/' || i) AS urls
+		FROM generate_series(1, 100000) i GROUP BY i / 10000) b, unnest(bloom_index_absent('bi_urls_f', b.urls)) u)
+	BETWEEN 100000 * 0.99 AND 100000 AS others_absent_within_rate;
+
 -- past capacity, a scalable index grows a stage and loses nothing
 INSERT INTO bi_urls SELECT i, 'https://grow.example/' || i FROM generate_series(1, 40000) i;
 SELECT (bloom_index_info('bi_urls_f')->>'stages')::int > 1 AS grew,
@@ -103,6 +145,7 @@ CREATE INDEX bi_log_f ON bi_log USING bloomfilter (url) WITH (capacity = 1000);
 INSERT INTO bi_log VALUES ('2026-01-05', 'https://jan.example/'), ('2026-02-05', 'https://feb.example/');
 SELECT bloom_index_contains('bi_log_f', ARRAY['https://jan.example/', 'https://feb.example/', 'https://mar.example/']);
 SELECT jsonb_array_length(bloom_index_info('bi_log_f')->'partitions') AS partitions;
+SELECT bloom_index_absent('bi_log_f', ARRAY['https://mar.example/', 'https://feb.example/', 'https://jan.example/']) AS absent_from_every_partition;
 DROP TABLE bi_log_1;
 SELECT bloom_index_contains('bi_log_f', ARRAY['https://jan.example/', 'https://feb.example/']);
 

@@ -1583,6 +1583,118 @@ bloom_index_contains_array(PG_FUNCTION_ARGS)
 }
 
 /*
+ * bloom_index_absent(index, xs[]): the items of xs the index does not
+ * contain, each once, in their order (the test half of a test-and-add:
+ * insert them, and the index adds them at commit).  NULL items are left
+ * out.  Items with the same hash count as one: the first stays, and the
+ * others are what the filter would answer for them once it is added, a
+ * false positive.
+ */
+static Datum
+index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	Oid			elemtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	ArrayType  *arr;
+	Datum	   *items;
+	bool	   *nulls;
+	bool	   *keep;
+	bool	   *found;
+	uint64	   *dh;
+	int32	   *slots;
+	uint64		mask;
+	int			count,
+				nkeep = 0,
+				nout = 0;
+	int16		len;
+	bool		byval;
+	char		align;
+	List	   *indexes;
+	ListCell   *lc;
+	Datum	   *out;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the index to probe must not be NULL")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(elemtype);
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	get_typlenbyvalalign(elemtype, &len, &byval, &align);
+	deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+
+	/* the distinct items, by hash: an open-addressing set of positions */
+	keep = palloc0(sizeof(bool) * Max(count, 1));
+	found = palloc0(sizeof(bool) * Max(count, 1));
+	dh = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
+	mask = 1;
+	while (mask < (uint64) count * 2)
+		mask <<= 1;
+	slots = palloc_extended(sizeof(int32) * mask, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	mask--;
+	for (int i = 0; i < count; i++)
+	{
+		uint64		at;
+
+		if ((i & 4095) == 4095)
+			CHECK_FOR_INTERRUPTS();
+		if (nulls[i])
+			continue;
+		dh[i] = pgbf_hash_datum(items[i], kind, BF_DEFAULT_SEED);
+		for (at = dh[i] & mask; slots[at] != 0; at = (at + 1) & mask)
+			if (dh[slots[at] - 1] == dh[i])
+				break;
+		if (slots[at] == 0)
+		{
+			slots[at] = i + 1;
+			keep[i] = true;
+			nkeep++;
+		}
+	}
+	pfree(slots);
+
+	indexes = open_filter_indexes(PG_GETARG_OID(0));
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		BfIdxHasher hs;
+		uint64	   *h = palloc_extended(sizeof(uint64) * Max(nkeep, 1), MCXT_ALLOC_HUGE);
+		bool	   *f = palloc0(sizeof(bool) * Max(nkeep, 1));
+		int			m = 0;
+
+		check_elem_type(index, elemtype);
+		read_meta(index, &meta);
+		hasher_init(&hs, index, meta.seed);
+		for (int i = 0; i < count; i++)
+		{
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			if (keep[i] && !found[i])
+				h[m++] = hash_one(&hs, items[i]);
+		}
+		contains_hashes(index, &meta, h, m, f);
+		m = 0;
+		for (int i = 0; i < count; i++)
+			if (keep[i] && !found[i])
+				found[i] = f[m++];
+		pfree(h);
+		pfree(f);
+	}
+	close_filter_indexes(indexes);
+
+	out = palloc(sizeof(Datum) * Max(nkeep, 1));
+	for (int i = 0; i < count; i++)
+		if (keep[i] && !found[i])
+			out[nout++] = items[i];
+	if (nout == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, nout, elemtype, len, byval, align));
+}
+
+PGBF_ELEM_ENTRY_POINTS(bloom_index_absent, index_absent_elem)
+
+/*
  * The probe scan's handle on an index: every leaf index open, its stages
  * as they were when opened (a stage is added before anything goes into
  * it, so an element added before the scan began is in one of them).

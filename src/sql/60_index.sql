@@ -38,6 +38,12 @@ CREATE FUNCTION bloom_index_contains(index regclass, xs @ELEM@[]) RETURNS boolea
 COMMENT ON FUNCTION bloom_index_contains(regclass, @ELEM@[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 -- @end
 
+-- @each element
+CREATE FUNCTION bloom_index_absent(index regclass, xs @ELEM@[]) RETURNS @ELEM@[]
+	AS 'MODULE_PATHNAME', 'bloom_index_absent_@SYM@' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bloom_index_absent(regclass, @ELEM@[]) IS 'the items of xs the bloomfilter index surely does not contain, each once, in order (insert them to add them)';
+-- @end
+
 CREATE FUNCTION bloom_index_info(index regclass) RETURNS jsonb
 	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_info(regclass) IS 'geometry, fill, stages and rate of a bloomfilter index (of each partition''s, for a partitioned one)';

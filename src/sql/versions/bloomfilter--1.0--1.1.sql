@@ -179,6 +179,18 @@ CREATE FUNCTION bloom_index_contains(index regclass, xs uuid[]) RETURNS boolean[
 	AS 'MODULE_PATHNAME', 'bloom_index_contains_array' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_contains(regclass, uuid[]) IS 'bloom_index_contains(index, x) for each item x of xs';
 
+CREATE FUNCTION bloom_index_absent(index regclass, xs text[]) RETURNS text[]
+	AS 'MODULE_PATHNAME', 'bloom_index_absent_text' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bloom_index_absent(regclass, text[]) IS 'the items of xs the bloomfilter index surely does not contain, each once, in order (insert them to add them)';
+CREATE FUNCTION bloom_index_absent(index regclass, xs bytea[]) RETURNS bytea[]
+	AS 'MODULE_PATHNAME', 'bloom_index_absent_text' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bloom_index_absent(regclass, bytea[]) IS 'the items of xs the bloomfilter index surely does not contain, each once, in order (insert them to add them)';
+CREATE FUNCTION bloom_index_absent(index regclass, xs bigint[]) RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'bloom_index_absent_int8' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bloom_index_absent(regclass, bigint[]) IS 'the items of xs the bloomfilter index surely does not contain, each once, in order (insert them to add them)';
+CREATE FUNCTION bloom_index_absent(index regclass, xs uuid[]) RETURNS uuid[]
+	AS 'MODULE_PATHNAME', 'bloom_index_absent_uuid' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION bloom_index_absent(regclass, uuid[]) IS 'the items of xs the bloomfilter index surely does not contain, each once, in order (insert them to add them)';
 CREATE FUNCTION bloom_index_info(index regclass) RETURNS jsonb
 	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_info(regclass) IS 'geometry, fill, stages and rate of a bloomfilter index (of each partition''s, for a partitioned one)';
