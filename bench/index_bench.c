@@ -28,7 +28,8 @@
  * A batch of set s (A = 0, B = 1, warm-up = 2) has 1,000 URLs: the odd
  * positions are prefilled keys key(random % N) ("old"), the even ones the
  * next lines of URLFILE (distinct real URLs: the "new" half), suffixed
- * "#2" in set B so it does not repeat set A's; past the end of the file,
+ * "#2" in set B and "#3" in set C so they do not repeat set A's; past the
+ * end of the file,
  * https://fresh<s>.example/page/<j>.html.  So about half of each batch is
  * new.  Every batch is a function of (s, batch number) alone: both
  * servers get the same bytes.
@@ -39,7 +40,8 @@
  *			bloom_index_contains(idx, text[]); ROUNDS passes
  *	tna1	set A by BF.MADD and by the per-item test-and-add statement
  *	tna2	set B by BF.MADD and by the array-probe test-and-add statement
- *			(tna1 and tna2 in ROUNDS slices each, taking turns)
+ *	tna3	set C by BF.MADD and by the bloom_index_absent statement
+ *			(tna1, tna2 and tna3 in ROUNDS slices each, taking turns)
  * A round's URLs/s = its URLs / the sum of that side's request times, at
  * the client (round trip included); printed: the medians over the rounds,
  * and the median, least and greatest of the rounds' PG/Redis ratios.
@@ -99,6 +101,14 @@ static const char *tna2_sql =
  * larger than work_mem to disk (a 4.8 MB filter: 140 ms a batch against
  * 40 ms this way).
  */
+/*
+ * The batch's new items in one call (bloom_index_absent: distinct, in
+ * order), logged as one row: the recipe of doc/index.md.
+ */
+static const char *tna3_sql =
+"INSERT INTO seen_log (urls) SELECT n FROM bloom_index_absent('seen_log_urls', $1::text[]) n "
+"WHERE cardinality(n) > 0 RETURNING cardinality(urls)";
+
 static const char *tna_after_sql =
 "WITH w AS (UPDATE url_filter u SET f = (r.t).filter "
 "FROM (SELECT bloom_test_and_add(f, $1::text[]) AS t FROM url_filter "
@@ -253,7 +263,8 @@ make_batches(int set, int nbatches, uint64_t n)
 				char		buf[4096];
 
 				if (set != 2 && idx < nreal)
-					snprintf(buf, sizeof(buf), "%s%s", real_urls[idx], set == 1 ? "#2" : "");
+					snprintf(buf, sizeof(buf), "%s%s", real_urls[idx],
+							 set == 1 ? "#2" : set == 3 ? "#3" : "");
 				else
 					snprintf(buf, sizeof(buf), "https://fresh%d.example/page/%zu.html", set, idx);
 				u = strdup(buf);
@@ -727,12 +738,14 @@ main(int argc, char **argv)
 				rounds;
 	Batch	   *setA,
 			   *setB,
+			   *setC,
 			   *warm;
 	Pass		pr,
 				pp;
 	Series		probe,
 				tna1,
-				tna2;
+				tna2,
+				tna3;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 4 && strcmp(argv[1], "redis-prefill") == 0)
@@ -757,6 +770,7 @@ main(int argc, char **argv)
 	load_real_urls(argv[7]);
 	setA = make_batches(0, nbatches, n);
 	setB = make_batches(1, nbatches, n);
+	setC = make_batches(3, nbatches, n);
 	warm = make_batches(2, 20, n);
 
 	rc = redis_connect(argv[2]);
@@ -764,6 +778,7 @@ main(int argc, char **argv)
 	pg_prepare(pc, "probe", probe_sql);
 	pg_prepare(pc, "tna1", tna1_sql);
 	pg_prepare(pc, "tna2", tna2_sql);
+	pg_prepare(pc, "tna3", tna3_sql);
 
 	/* warm-up, not timed: connections, plans, caches */
 	run_pass(rc, "BF.MEXISTS", pc, "probe", 1, warm, 20, &pr, &pp);
@@ -778,11 +793,12 @@ main(int argc, char **argv)
 
 	/*
 	 * Test-and-add changes the filters, so each batch goes once: sets A
-	 * and B in ROUNDS slices, the two statements' slices taking turns, so
+	 * B and C in ROUNDS slices, the statements' slices taking turns, so
 	 * neither always meets the fuller filter
 	 */
 	series_init(&tna1, rounds);
 	series_init(&tna2, rounds);
+	series_init(&tna3, rounds);
 	for (int r = 0; r < rounds; r++)
 	{
 		int			from = (int) ((long) nbatches * r / rounds),
@@ -792,10 +808,13 @@ main(int argc, char **argv)
 		series_add(&tna1, pr, pp, 1);
 		run_pass(rc, "BF.MADD", pc, "tna2", 0, setB + from, to - from, &pr, &pp);
 		series_add(&tna2, pr, pp, 1);
+		run_pass(rc, "BF.MADD", pc, "tna3", 0, setC + from, to - from, &pr, &pp);
+		series_add(&tna3, pr, pp, 1);
 	}
 	series_print("probe", &probe);
 	series_print("tna1", &tna1);
 	series_print("tna2", &tna2);
+	series_print("tna3", &tna3);
 	printf("redis_bytes_after %ld\n", redis_info(rc, "SIZE"));
 	printf("redis_stages_after %ld\n", redis_info(rc, "FILTERS"));
 

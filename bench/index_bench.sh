@@ -23,6 +23,9 @@
 #   BENCH_INDEX_SHARED_BUFFERS=2GB    enough to hold the 100M index
 #   BENCH_INDEX_PIN=1                 servers on the last CPU, the client on
 #                                     the others (taskset)
+#   BENCH_INDEX_PRELOAD=1             shared_preload_libraries = 'bloomfilter':
+#                                     the index logs its adds with the
+#                                     module's own WAL records (0: generic WAL)
 #   BENCH_INDEX_INSTALL=0             skip building and installing bloomfilter
 #   BENCH_INDEX_KEEP=1                keep the scratch dir (/tmp/bench-index-*)
 #   REDISBLOOM_TARBALL, REDISBLOOM_CACHE  source, and where the built .so is
@@ -51,6 +54,7 @@ ROUNDS=${BENCH_INDEX_ROUNDS:-5}
 PG_PREFILL=${BENCH_INDEX_PG_PREFILL:-build}
 SHARED_BUFFERS=${BENCH_INDEX_SHARED_BUFFERS:-2GB}
 PIN=${BENCH_INDEX_PIN:-0}
+PRELOAD=${BENCH_INDEX_PRELOAD:-1}
 RB_VERSION=2.8.20
 RB_TARBALL=${REDISBLOOM_TARBALL:-../shared/peers/redisbloom-$RB_VERSION.tar.xz}
 RB_CACHE=${REDISBLOOM_CACHE:-/var/cache/bloomfilter/redisbloom}
@@ -105,7 +109,7 @@ if [ "${1:-}" != "--stage2" ]; then
 	fi
 	log "index benchmark in $scratch"
 	status=0
-	as_user env MODE="$MODE" SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" \
+	as_user env MODE="$MODE" SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" PRELOAD="$PRELOAD" \
 		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
 	if [ $status -eq 0 ]; then
 		mkdir -p bench/results
@@ -138,6 +142,7 @@ psql -c "ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS'" \
 	-c "ALTER SYSTEM SET max_wal_size = '16GB'" \
 	-c "ALTER SYSTEM SET checkpoint_timeout = '1h'" \
 	-c "ALTER SYSTEM SET max_parallel_workers_per_gather = 0"
+[ "$PRELOAD" = 1 ] && psql -c "ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'"
 # BENCH_INDEX_PIN=1: both servers on the last CPU, the client on the
 # others, so each request crosses between the same two CPUs on both sides
 if [ "$PIN" = 1 ] && [ "$(nproc)" -ge 2 ]; then
@@ -149,7 +154,10 @@ else
 	on_client() { "$@"; }
 fi
 on_server "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
-psql -c "CREATE EXTENSION bloomfilter" -c "CREATE EXTENSION pg_prewarm"
+psql -c "CREATE EXTENSION bloomfilter"
+# pg_prewarm is contrib: where it is missing, reading every page warms the index
+prewarm="SELECT pg_prewarm('seen_log_urls')"
+psql -c "CREATE EXTENSION pg_prewarm" 2>/dev/null || prewarm="SELECT bloom_index_info('seen_log_urls')"
 
 on_server redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch" --save '' --appendonly no \
 	--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
@@ -314,7 +322,7 @@ for n in $SIZES; do
 	fi
 	put pg_prefill_s "$(elapsed "$t0" "$t2")"
 	# not timed: hint bits and statistics, the index into shared buffers
-	psql -c "VACUUM ANALYZE seen_log" -c "SELECT pg_prewarm('seen_log_urls')" >/dev/null
+	psql -c "VACUUM ANALYZE seen_log" -c "$prewarm" >/dev/null
 	# a checkpoint now, so none falls inside the timed passes (each index
 	# page's first change after it is then logged whole: at 10M, 129 kB of
 	# WAL a test-and-add batch against 114 kB without it)
@@ -345,6 +353,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
 		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"
+	echo "- index WAL: $(psql -Atc "SELECT CASE WHEN current_setting('bloomfilter.wal_rmgr_id', true) IS NOT NULL AND current_setting('bloomfilter.index_wal') = 'auto' THEN 'the module''s own records (preloaded)' ELSE 'generic WAL' END")"
 	echo "- Redis: $(redis-server --version | awk '{print $3}' | sed 's/^v=//')," \
 		"RedisBloom $RB_VERSION (gcc -O3, ../shared/peers/README.md), no persistence, unix socket, hiredis"
 	echo "- wall time $(($(date +%s) - t_start)) s; CPU steal $((100 * (st1 - st0) / (tot > 0 ? tot : 1)))%;" \
@@ -384,6 +393,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 			pass(s, "probe", "probe 1,000: BF.MEXISTS / bloom_index_contains(idx, text[])")
 			pass(s, "tna1", "test-and-add 1,000, set A: BF.MADD / per-item probe statement")
 			pass(s, "tna2", "test-and-add 1,000, set B: BF.MADD / array probe statement")
+			pass(s, "tna3", "test-and-add 1,000, set C: BF.MADD / bloom_index_absent statement")
 		}
 		print ""
 		print "URLs/s and ms: medians over the rounds. PG/Redis: for the URLs/s rows, the median (least-greatest) of the throughput ratios of the rounds,"
@@ -391,14 +401,14 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 		print ""
 		print "Checks (each side should agree up to false positives):"
 		print ""
-		print "| size | probe: members found of " 500 * batches " (Redis, PG) | set A: new (Redis, PG) | set B: new (Redis, PG) | PostgreSQL table | WAL per test-and-add batch |"
-		print "|---|---|---|---|---|---|"
+		print "| size | probe: members found of " 500 * batches " (Redis, PG) | set A: new (Redis, PG) | set B: new (Redis, PG) | set C: new (Redis, PG) | PostgreSQL table | WAL per test-and-add batch |"
+		print "|---|---|---|---|---|---|---|"
 		for (k = 1; k <= ns; k++) {
 			s = sizes[k]
-			printf "| %s | %d, %d | %d, %d | %d, %d | %s MB | %.0f kB |\n", human(s),
+			printf "| %s | %d, %d | %d, %d | %d, %d | %d, %d | %s MB | %.0f kB |\n", human(s),
 				v[s, "probe_redis_ones"], v[s, "probe_pg_ones"], v[s, "tna1_redis_ones"], v[s, "tna1_pg_ones"],
-				v[s, "tna2_redis_ones"], v[s, "tna2_pg_ones"], mb(v[s, "pg_table_bytes"]),
-				v[s, "pg_wal_bytes"] / (2 * batches) / 1024
+				v[s, "tna2_redis_ones"], v[s, "tna2_pg_ones"], v[s, "tna3_redis_ones"], v[s, "tna3_pg_ones"],
+				mb(v[s, "pg_table_bytes"]), v[s, "pg_wal_bytes"] / (3 * batches) / 1024
 		}
 	}' "$results"
 } | tee "$scratch/results.md"
