@@ -211,15 +211,23 @@ redo_add(XLogReaderState *record)
 		}
 		else
 		{
-			BfIdxWalPage hdr;
+			BfIdxWalPage hdr = {0};
 
+			/*
+			 * A page restored from its full-page image has no data in the
+			 * record (and needs none); a page to initialize never has an
+			 * image, so its data is there.
+			 */
 			data = XLogRecGetBlockData(record, id, &len);
-			if (data == NULL || len < sizeof(hdr))
-				elog(PANIC, "bloomfilter index WAL: page data of %zu bytes", data ? len : 0);
-			memcpy(&hdr, data, sizeof(hdr));
-			if (len != sizeof(hdr) + (Size) hdr.nadds * BFIDX_WAL_ADD_BYTES)
-				elog(PANIC, "bloomfilter index WAL: page data of %zu bytes for %u adds",
-					 len, hdr.nadds);
+			if (data != NULL)
+			{
+				if (len < sizeof(hdr))
+					elog(PANIC, "bloomfilter index WAL: page data of %zu bytes", len);
+				memcpy(&hdr, data, sizeof(hdr));
+				if (len != sizeof(hdr) + (Size) hdr.nadds * BFIDX_WAL_ADD_BYTES)
+					elog(PANIC, "bloomfilter index WAL: page data of %zu bytes for %u adds",
+						 len, hdr.nadds);
+			}
 			if (hdr.init)
 			{
 				buf = XLogInitBufferForRedo(record, id);
@@ -227,6 +235,8 @@ redo_add(XLogReaderState *record)
 			}
 			else
 				action = XLogReadBufferForRedo(record, id, &buf);
+			if (action == BLK_NEEDS_REDO && data == NULL)
+				elog(PANIC, "bloomfilter index WAL: no data for a page to redo");
 			if (action == BLK_NEEDS_REDO)
 			{
 				bfidx_apply_change(BufferGetPage(buf), hdr.init != 0, &hdr.opaque, main.nhashes,
