@@ -170,11 +170,16 @@ pgbf_toast_snapshot(SnapshotData *buf)
 #endif
 }
 
-/* the number of a relation's current file (its relfilenode): renamed in 16 */
+/*
+ * The number of a relation's current file (its relfilenode), and the
+ * locator ReadRecentBuffer takes: renamed in 16
+ */
 #if PG_VERSION_NUM >= 160000
 #define pgbf_rel_file_number(rel) ((Oid) (rel)->rd_locator.relNumber)
+#define pgbf_rel_locator(rel) ((rel)->rd_locator)
 #else
 #define pgbf_rel_file_number(rel) ((Oid) (rel)->rd_node.relNode)
+#define pgbf_rel_locator(rel) ((rel)->rd_node)
 #endif
 
 #endif							/* PG_COMPAT_H */
