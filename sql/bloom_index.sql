@@ -90,6 +90,30 @@ SELECT bloom_index_info('bi_urls_f')->'stages' AS stages,
 SELECT count(*) FILTER (WHERE NOT bloom_index_contains('bi_urls_f', url)) AS false_negatives
 FROM bi_urls;
 
+-- a build adds every row version a snapshot may still see and leaves out
+-- the ones none can (here the updated and deleted rows' old versions,
+-- before any VACUUM); after VACUUM a REINDEX holds what bloom_agg over the
+-- rows holds; an expression or partial index is built by the table's own
+-- build scan
+CREATE TABLE bi_dead (id int, url text);
+INSERT INTO bi_dead SELECT i, 'https://dead.example/' || i FROM generate_series(1, 4000) i;
+UPDATE bi_dead SET url = url || '?v2' WHERE id <= 1000;
+DELETE FROM bi_dead WHERE id > 3000;
+CREATE INDEX bi_dead_f ON bi_dead USING bloomfilter (url) WITH (capacity = 5000);
+SELECT count(*) FILTER (WHERE bloom_index_contains('bi_dead_f', 'https://dead.example/' || i)) AS old_versions_found
+FROM generate_series(1, 4000) i;
+VACUUM bi_dead;
+REINDEX INDEX bi_dead_f;
+SELECT bytea(bloom_index_snapshot('bi_dead_f')) =
+	bytea((SELECT bloom_agg(url, 5000, 0.01) FROM bi_dead)) AS after_vacuum_only_live_rows;
+CREATE INDEX bi_dead_expr ON bi_dead USING bloomfilter (lower(url)) WITH (capacity = 5000);
+CREATE INDEX bi_dead_part ON bi_dead USING bloomfilter (url) WITH (capacity = 5000) WHERE id <= 1000;
+SELECT bytea(bloom_index_snapshot('bi_dead_expr')) =
+		bytea((SELECT bloom_agg(lower(url), 5000, 0.01) FROM bi_dead)) AS expression_built,
+	bytea(bloom_index_snapshot('bi_dead_part')) =
+		bytea((SELECT bloom_agg(url, 5000, 0.01) FROM bi_dead WHERE id <= 1000)) AS partial_built;
+DROP TABLE bi_dead;
+
 -- not scalable: an insert past what it can hold fails, nothing silently lost
 CREATE TABLE bi_fixed (x bigint);
 CREATE INDEX bi_fixed_f ON bi_fixed USING bloomfilter (x) WITH (capacity = 1000, scalable = false);

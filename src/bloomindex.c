@@ -10,6 +10,8 @@
 
 #include "access/amapi.h"
 #include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/reloptions.h"
 #include "access/relation.h"
 #include "access/relscan.h"
@@ -17,6 +19,7 @@
 #include "access/xact.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
@@ -24,6 +27,7 @@
 #include "miscadmin.h"
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
+#include "storage/procarray.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -369,9 +373,16 @@ get_options(Relation index, BfIdxOptions *opts)
  * (the operator class's type is an array) has an entry for each non-NULL
  * item.
  */
+/* the opclasses' support functions (below) */
+extern Datum bloom_hash_bytes(PG_FUNCTION_ARGS);
+extern Datum bloom_hash_int8(PG_FUNCTION_ARGS);
+extern Datum bloom_hash_uuid(PG_FUNCTION_ARGS);
+
 typedef struct BfIdxHasher
 {
 	FmgrInfo   *proc;
+	int			kind;			/* the module's own support function: its
+								 * PgbfElem, hashed without the call; or -1 */
 	Oid			elemtype;		/* InvalidOid unless the column is an array */
 	int16		elmlen;
 	bool		elmbyval;
@@ -385,6 +396,9 @@ hasher_init(BfIdxHasher *hs, Relation index, uint64 seed)
 	Oid			keytype = index->rd_opcintype[0];
 
 	hs->proc = index_getprocinfo(index, 1, 1);
+	hs->kind = hs->proc->fn_addr == bloom_hash_bytes ? (int) PGBF_ELEM_BYTES :
+		hs->proc->fn_addr == bloom_hash_int8 ? (int) PGBF_ELEM_INT8 :
+		hs->proc->fn_addr == bloom_hash_uuid ? (int) PGBF_ELEM_UUID : -1;
 	hs->elemtype = get_element_type(keytype);
 	if (OidIsValid(hs->elemtype))
 		get_typlenbyvalalign(hs->elemtype, &hs->elmlen, &hs->elmbyval, &hs->elmalign);
@@ -394,6 +408,8 @@ hasher_init(BfIdxHasher *hs, Relation index, uint64 seed)
 static inline uint64
 hash_one(const BfIdxHasher *hs, Datum d)
 {
+	if (hs->kind >= 0)
+		return pgbf_hash_datum(d, (PgbfElem) hs->kind, hs->seed);
 	return (uint64) DatumGetInt64(FunctionCall2Coll(hs->proc, InvalidOid, d,
 													 Int64GetDatum((int64) hs->seed)));
 }
@@ -1161,18 +1177,29 @@ build_flush(Relation index, BfIdxBuildState *bs)
 }
 
 static void
-build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
-			   bool tupleIsAlive, void *state)
+build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
 {
-	BfIdxBuildState *bs = (BfIdxBuildState *) state;
 	MemoryContext old;
 	uint64	   *h;
 	int			n;
 
-	if (isnull[0])
+	/* a scalar: no array of one (a reset of an unused context is free) */
+	if (!OidIsValid(bs->hasher.elemtype))
+	{
+		uint64		h1;
+
+		old = MemoryContextSwitchTo(bs->tmpcxt);
+		h1 = hash_one(&bs->hasher, key);
+		MemoryContextSwitchTo(old);
+		if (bs->n == bs->max)
+			build_flush(index, bs);
+		bs->h[bs->n++] = h1;
+		bs->indtuples += 1;
+		MemoryContextReset(bs->tmpcxt);
 		return;
+	}
 	old = MemoryContextSwitchTo(bs->tmpcxt);
-	h = hash_key(&bs->hasher, values[0], &n);
+	h = hash_key(&bs->hasher, key, &n);
 	MemoryContextSwitchTo(old);
 	for (int i = 0; i < n; i++)
 	{
@@ -1182,6 +1209,111 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 	}
 	bs->indtuples += n;
 	MemoryContextReset(bs->tmpcxt);
+}
+
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *state)
+{
+	if (!isnull[0])
+		build_add_key(index, (BfIdxBuildState *) state, values[0]);
+}
+
+/*
+ * The build's scan of a heap table's pages, for a plain CREATE INDEX or
+ * REINDEX of a column (no expression, no predicate, not CONCURRENTLY: the
+ * table AM's build scan does those).  That scan reads with SnapshotAny,
+ * which has no page mode, so it locks the buffer again for every tuple,
+ * and costs more than the Bloom work.  Here each page is locked once: which tuples to add is decided under the share lock
+ * (every one not DEAD, the versions a snapshot may still see, as the
+ * table AM's scan chooses; no other session can be writing, the table
+ * is locked against writes), then their elements are read from a copy
+ * of the page.  Returns the live tuples, the table's new reltuples.
+ */
+static bool
+build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
+{
+	return heap->rd_rel->relam == HEAP_TABLE_AM_OID && !indexInfo->ii_Concurrent &&
+		indexInfo->ii_Expressions == NIL && indexInfo->ii_Predicate == NIL &&
+		indexInfo->ii_NumIndexAttrs == 1 && indexInfo->ii_IndexAttrNumbers[0] > 0;
+}
+
+static double
+build_scan_pages(Relation heap, Relation index, IndexInfo *indexInfo, BfIdxBuildState *bs)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	TransactionId oldest = GetOldestNonRemovableTransactionId(heap);
+	AttrNumber	attnum = indexInfo->ii_IndexAttrNumbers[0];
+	TupleDesc	desc = RelationGetDescr(heap);
+	PGAlignedBlock copy;
+	bool		add[MaxHeapTuplesPerPage + 1];
+	double		live = 0;
+
+	for (BlockNumber blk = 0; blk < nblocks; blk++)
+	{
+		Buffer		buf;
+		Page		page;
+		OffsetNumber maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		maxoff = PageIsNew(page) ? InvalidOffsetNumber : PageGetMaxOffsetNumber(page);
+		if (maxoff > MaxHeapTuplesPerPage)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("table \"%s\" block %u has %u line pointers",
+							RelationGetRelationName(heap), blk, maxoff)));
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			ItemId		iid = PageGetItemId(page, off);
+			HeapTupleData tup;
+
+			add[off] = false;
+			if (!ItemIdIsNormal(iid))
+				continue;
+			tup.t_data = (HeapTupleHeader) PageGetItem(page, iid);
+			tup.t_len = ItemIdGetLength(iid);
+			tup.t_tableOid = RelationGetRelid(heap);
+			ItemPointerSet(&tup.t_self, blk, off);
+			switch (HeapTupleSatisfiesVacuum(&tup, oldest, buf))
+			{
+				case HEAPTUPLE_DEAD:
+					break;
+				case HEAPTUPLE_RECENTLY_DEAD:
+					add[off] = true;
+					break;
+				default:
+					add[off] = true;
+					live += 1;
+					break;
+			}
+		}
+		memcpy(copy.data, page, BLCKSZ);
+		UnlockReleaseBuffer(buf);
+
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			ItemId		iid = PageGetItemId((Page) copy.data, off);
+			HeapTupleData tup;
+			Datum		key;
+			bool		isnull;
+
+			if (!add[off])
+				continue;
+			tup.t_data = (HeapTupleHeader) PageGetItem((Page) copy.data, iid);
+			tup.t_len = ItemIdGetLength(iid);
+			tup.t_tableOid = RelationGetRelid(heap);
+			ItemPointerSet(&tup.t_self, blk, off);
+			key = heap_getattr(&tup, attnum, desc, &isnull);
+			if (!isnull)
+				build_add_key(index, bs, key);
+		}
+	}
+	FreeAccessStrategy(strategy);
+	return live;
 }
 
 static IndexBuildResult *
@@ -1227,8 +1359,11 @@ bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		}
 	}
 
-	reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
-									   build_callback, &bs, NULL);
+	if (build_scan_pages_applies(heap, indexInfo))
+		reltuples = build_scan_pages(heap, index, indexInfo, &bs);
+	else
+		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+										   build_callback, &bs, NULL);
 	build_flush(index, &bs);
 	if (bs.local != NULL)
 	{
