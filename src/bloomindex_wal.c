@@ -152,6 +152,16 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	XLogRegisterData((char *) &main, sizeof(main));
 	for (int i = 0; i < npages; i++)
 	{
+		/*
+		 * A page with more adds than its own size is logged as its image
+		 * (a bulk load's commit): the record then carries no adds for it,
+		 * and redo restores the image.
+		 */
+		if ((Size) pages[i].nadds * BFIDX_WAL_ADD_BYTES >= BLCKSZ)
+		{
+			XLogRegisterBuffer((uint8) i, pages[i].buf, REGBUF_STANDARD | REGBUF_FORCE_IMAGE);
+			continue;
+		}
 		XLogRegisterBuffer((uint8) i, pages[i].buf,
 						   pages[i].init ? REGBUF_WILL_INIT : REGBUF_STANDARD);
 		XLogRegisterBufData((uint8) i, (char *) &hdr[i], sizeof(BfIdxWalPage));
