@@ -96,17 +96,22 @@ page_blocks(const BfIdxStage *s, uint64 p)
 	return (uint32) Min((uint64) BFIDX_BLOCKS_PER_PAGE, nblocks - first);
 }
 
+/* the special space of stage s's page p before anything is added */
 static void
-init_data_page(Page page, const BfIdxStage *s, uint32 stage, uint64 p)
+init_opaque(BfIdxPageOpaque *o, const BfIdxStage *s, uint32 stage, uint64 p)
 {
-	BfIdxPageOpaque *o;
-
-	bfidx_init_data_page(page);
-	o = opaque_of(page);
+	memset(o, 0, sizeof(*o));
 	o->stage = stage;
 	o->nblocks = page_blocks(s, p);
 	o->budget = s->page_share * o->nblocks;
 	o->page_id = BFIDX_PAGE_ID;
+}
+
+static void
+init_data_page(Page page, const BfIdxStage *s, uint32 stage, uint64 p)
+{
+	bfidx_init_data_page(page);
+	init_opaque(opaque_of(page), s, stage, p);
 }
 
 /*
@@ -577,6 +582,18 @@ contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, b
 /* ---- adding ---- */
 
 /*
+ * What a page that needs `need` more rate units takes from its stage's
+ * pool: a little more than needed, so that the metapage is written a few
+ * times in a page's life, not on every add; but little, as what a page
+ * holds unused is lost to the others.
+ */
+static inline uint64
+borrow_amount(const BfIdxStage *s, const BfIdxPageOpaque *o, uint64 need, uint64 pool)
+{
+	return Max(need, Min(pool, s->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
+}
+
+/*
  * Add pos[0 .. n) (all on one page of stage st) to that page.  Returns how
  * many were taken: fewer than n when the next one would take the page
  * past its budget and the stage's pool cannot cover it (the stage is
@@ -656,12 +673,7 @@ page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, 
 			ms = &meta_of(metapage)->stages[st];
 			if (ms->pool < need)
 				break;
-			/*
-			 * Borrow a little more than needed, so that the metapage is
-			 * written a few times in a page's life, not on every add; but
-			 * little, as what a page holds unused is lost to the others.
-			 */
-			take = Max(need, Min(ms->pool, ms->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
+			take = borrow_amount(ms, o, need, ms->pool);
 			ms->pool -= take;
 			o->budget += take;
 		}
@@ -766,15 +778,7 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int j,
 
 		c->init = PageIsNew(page);
 		if (c->init)
-		{
-			uint64		p = pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE;
-
-			memset(o, 0, sizeof(*o));
-			o->stage = st;
-			o->nblocks = page_blocks(s, p);
-			o->budget = s->page_share * o->nblocks;
-			o->page_id = BFIDX_PAGE_ID;
-		}
+			init_opaque(o, s, st, pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE);
 		else
 		{
 			*o = *opaque_of(page);
@@ -816,8 +820,7 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int j,
 				}
 				if (pool < need)
 					break;
-				/* as page_add borrows */
-				take = Max(need, Min(pool, s->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
+				take = borrow_amount(s, o, need, pool);
 				pool -= take;
 				o->budget += take;
 				borrowed = true;
@@ -1658,14 +1661,55 @@ check_elem_type(Relation index, Oid elemtype)
  * index answers for its partitions together.  A NULL element's answer is
  * NULL; the index must not be NULL.
  */
+/*
+ * found[i] |= whether items[i] is in the index indexoid (any leaf of a
+ * partitioned one), for each i with neither skip[i] (skip may be NULL)
+ * nor found[i] set already; the checks of open_filter_indexes and
+ * check_elem_type first.
+ */
+static void
+probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, int count,
+			 bool *found)
+{
+	List	   *indexes = open_filter_indexes(indexoid);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		BfIdxHasher hs;
+		uint64	   *h = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
+		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
+		int			m = 0;
+
+		check_elem_type(index, elemtype);
+		read_meta(index, &meta);
+		hasher_init(&hs, index, meta.seed);
+		for (int i = 0; i < count; i++)
+		{
+			if ((i & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			if (!(skip && skip[i]) && !found[i])
+				h[m++] = hash_one(&hs, items[i]);
+		}
+		contains_hashes(index, &meta, h, m, f);
+		m = 0;
+		for (int i = 0; i < count; i++)
+			if (!(skip && skip[i]) && !found[i])
+				found[i] = f[m++];
+		pfree(h);
+		pfree(f);
+	}
+	close_filter_indexes(indexes);
+}
+
 static Datum
 index_contains_impl(FunctionCallInfo fcinfo)
 {
 	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
 	Oid			elemtype = get_element_type(argtype);
 	bool		is_array = OidIsValid(elemtype);
-	List	   *indexes;
-	ListCell   *lc;
 	Datum	   *items = NULL;
 	bool	   *nulls = NULL;
 	bool	   *found;
@@ -1698,36 +1742,7 @@ index_contains_impl(FunctionCallInfo fcinfo)
 		count = 1;
 	}
 	found = palloc0(sizeof(bool) * Max(count, 1));
-
-	indexes = open_filter_indexes(PG_GETARG_OID(0));
-	foreach(lc, indexes)
-	{
-		Relation	index = (Relation) lfirst(lc);
-		BfIdxMeta	meta;
-		BfIdxHasher hs;
-		uint64	   *h = palloc(sizeof(uint64) * Max(count, 1));
-		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
-		int			m = 0;
-
-		check_elem_type(index, elemtype);
-		read_meta(index, &meta);
-		hasher_init(&hs, index, meta.seed);
-		for (int i = 0; i < count; i++)
-		{
-			if ((i & 4095) == 4095)
-				CHECK_FOR_INTERRUPTS();
-			if (!(nulls && nulls[i]) && !found[i])
-				h[m++] = hash_one(&hs, items[i]);
-		}
-		contains_hashes(index, &meta, h, m, f);
-		m = 0;
-		for (int i = 0; i < count; i++)
-			if (!(nulls && nulls[i]) && !found[i])
-				found[i] = f[m++];
-		pfree(h);
-		pfree(f);
-	}
-	close_filter_indexes(indexes);
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, nulls, count, found);
 
 	if (!is_array)
 		PG_RETURN_BOOL(found[0]);
@@ -1782,19 +1797,15 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	ArrayType  *arr;
 	Datum	   *items;
 	bool	   *nulls;
-	bool	   *keep;
 	bool	   *found;
 	uint64	   *dh;
 	int32	   *slots;
 	uint64		mask;
 	int			count,
-				nkeep = 0,
 				nout = 0;
 	int16		len;
 	bool		byval;
 	char		align;
-	List	   *indexes;
-	ListCell   *lc;
 	Datum	   *out;
 
 	if (PG_ARGISNULL(0))
@@ -1808,8 +1819,11 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	get_typlenbyvalalign(elemtype, &len, &byval, &align);
 	deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
 
-	/* the distinct items, by hash: an open-addressing set of positions */
-	keep = palloc0(sizeof(bool) * Max(count, 1));
+	/*
+	 * The distinct items, by hash (an open-addressing set of positions):
+	 * a NULL or a repeat is marked found, so it is neither probed nor
+	 * returned
+	 */
 	found = palloc0(sizeof(bool) * Max(count, 1));
 	dh = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
 	mask = 1;
@@ -1824,53 +1838,26 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 		if ((i & 4095) == 4095)
 			CHECK_FOR_INTERRUPTS();
 		if (nulls[i])
+		{
+			found[i] = true;
 			continue;
+		}
 		dh[i] = pgbf_hash_datum(items[i], kind, BF_DEFAULT_SEED);
 		for (at = dh[i] & mask; slots[at] != 0; at = (at + 1) & mask)
 			if (dh[slots[at] - 1] == dh[i])
 				break;
 		if (slots[at] == 0)
-		{
 			slots[at] = i + 1;
-			keep[i] = true;
-			nkeep++;
-		}
+		else
+			found[i] = true;
 	}
 	pfree(slots);
 
-	indexes = open_filter_indexes(PG_GETARG_OID(0));
-	foreach(lc, indexes)
-	{
-		Relation	index = (Relation) lfirst(lc);
-		BfIdxMeta	meta;
-		BfIdxHasher hs;
-		uint64	   *h = palloc_extended(sizeof(uint64) * Max(nkeep, 1), MCXT_ALLOC_HUGE);
-		bool	   *f = palloc0(sizeof(bool) * Max(nkeep, 1));
-		int			m = 0;
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, NULL, count, found);
 
-		check_elem_type(index, elemtype);
-		read_meta(index, &meta);
-		hasher_init(&hs, index, meta.seed);
-		for (int i = 0; i < count; i++)
-		{
-			if ((i & 4095) == 4095)
-				CHECK_FOR_INTERRUPTS();
-			if (keep[i] && !found[i])
-				h[m++] = hash_one(&hs, items[i]);
-		}
-		contains_hashes(index, &meta, h, m, f);
-		m = 0;
-		for (int i = 0; i < count; i++)
-			if (keep[i] && !found[i])
-				found[i] = f[m++];
-		pfree(h);
-		pfree(f);
-	}
-	close_filter_indexes(indexes);
-
-	out = palloc(sizeof(Datum) * Max(nkeep, 1));
+	out = palloc(sizeof(Datum) * Max(count, 1));
 	for (int i = 0; i < count; i++)
-		if (keep[i] && !found[i])
+		if (!found[i])
 			out[nout++] = items[i];
 	if (nout == 0)
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
