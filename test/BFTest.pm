@@ -17,7 +17,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT = qw(present_types filter_type_table new_node valid_sql
-  keyset_literal md5_rows);
+  keyset_literal md5_rows index_info index_false_negatives index_matches
+  absent_found);
 
 # name => what a test needs.  lossy: may forget elements by design (stable
 # Bloom filters decay), so "every committed key is present" does not apply.
@@ -131,6 +132,45 @@ sub md5_rows
 	my $expr = $tab =~ /keyset/ ? 'f::text' : 'f::bytea';
 	return $node->safe_psql($db,
 		"SELECT id || ' ' || length($expr) || ' ' || md5($expr) FROM $tab ORDER BY id");
+}
+
+# ---- the bloomfilter index ----
+
+# bloom_index_info($idx)->>$key on $node (database $db, default postgres)
+sub index_info
+{
+	my ($node, $idx, $key, $db) = @_;
+	return $node->safe_psql($db // 'postgres', "SELECT bloom_index_info('$idx')->>'$key'");
+}
+
+# count of rows of $tab whose $expr the index $idx does not find
+sub index_false_negatives
+{
+	my ($node, $tab, $idx, $expr, $db) = @_;
+	return $node->safe_psql($db // 'postgres',
+		"SELECT count(*) FILTER (WHERE NOT bloom_index_contains('$idx', $expr)) FROM $tab");
+}
+
+# two tests: index $idx on $node has the info and the bits it has on $ref
+sub index_matches
+{
+	my ($node, $ref, $idx, $label) = @_;
+	is($node->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
+		$ref->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
+		"$label: $idx: bloom_index_info equals the primary's");
+	is($node->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
+		$ref->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
+		"$label: $idx: the same bits as the primary's");
+	return;
+}
+
+# of 10,000 keys never added, how many the index $idx finds
+sub absent_found
+{
+	my ($node, $idx) = @_;
+	return $node->safe_psql('postgres',
+		"SELECT count(*) FROM generate_series(1, 10000) i "
+		  . "WHERE bloom_index_contains('$idx', 'https://absent.example/' || i)");
 }
 
 1;

@@ -41,20 +41,6 @@ sub bg_query
 	return $r;
 }
 
-sub info
-{
-	my ($node, $idx, $key, $db) = @_;
-	return $node->safe_psql($db // 'postgres', "SELECT bloom_index_info('$idx')->>'$key'");
-}
-
-# count of rows of $tab whose $expr the index $idx does not find
-sub false_negatives
-{
-	my ($node, $tab, $idx, $expr, $db) = @_;
-	return $node->safe_psql($db // 'postgres',
-		"SELECT count(*) FILTER (WHERE NOT bloom_index_contains('$idx', $expr)) FROM $tab");
-}
-
 # pgbench with @args against $node; returns (ok, stdout, stderr)
 sub pgbench
 {
@@ -114,9 +100,9 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 		INSERT INTO tags SELECT r, ARRAY(SELECT 'tag-' || r || '-' || i FROM generate_series(1, 1000) i)
 		FROM generate_series(1, 50) r});
 	note sprintf('crash: 100000 keys committed in 20 transactions in %.1f s', time - $t0);
-	my $stages = info($node, 'urls_f', 'stages');
+	my $stages = index_info($node, 'urls_f', 'stages');
 	cmp_ok($stages, '>', 1, "crash: the load grew the index to $stages stages");
-	cmp_ok(info($node, 'tags_f', 'stages'), '>', 1, 'crash: the array load grew its index');
+	cmp_ok(index_info($node, 'tags_f', 'stages'), '>', 1, 'crash: the array load grew its index');
 
 	# the uncommitted load grows the index once more, then the kill (a
 	# transaction's entries go in at commit, or when it probes the index
@@ -127,7 +113,7 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 		bg_query($bg,
 			"INSERT INTO urls SELECT 'https://uncommitted.example/$b/' || g FROM generate_series(1, 2000) g");
 		bg_query($bg, "SELECT bloom_index_contains('urls_f', 'x')");
-		if (info($node, 'urls_f', 'stages') > $stages)
+		if (index_info($node, 'urls_f', 'stages') > $stages)
 		{
 			$grown = 1;
 			last;
@@ -159,9 +145,9 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 
 	is($node->safe_psql('postgres', 'SELECT count(*) FROM urls'), '100000',
 		'crash: the committed rows are there, the uncommitted are not');
-	is(false_negatives($node, 'urls', 'urls_f', 'url'), '0',
+	is(index_false_negatives($node, 'urls', 'urls_f', 'url'), '0',
 		'crash: every committed key is found after recovery');
-	cmp_ok(info($node, 'urls_f', 'stages'), '>=', $stages, 'crash: the stages survived');
+	cmp_ok(index_info($node, 'urls_f', 'stages'), '>=', $stages, 'crash: the stages survived');
 	is($node->safe_psql('postgres',
 			"SELECT count(*) FILTER (WHERE NOT bloom_index_contains('tags_f', x)) || '/' || count(*) "
 			  . 'FROM tags, unnest(a) x'),
@@ -176,17 +162,17 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 
 	# the index keeps working and growing after recovery (the relation
 	# may have blocks of a stage whose WAL was lost with the kill)
-	my $before = info($node, 'urls_f', 'stages');
+	my $before = index_info($node, 'urls_f', 'stages');
 	my ($rc, $err) = (0, '');
 	foreach my $b (1 .. 20)
 	{
 		($rc, undef, $err) = $node->psql('postgres',
 			"INSERT INTO urls SELECT 'https://after.example/$b/' || g FROM generate_series(1, 10000) g");
-		last if $rc != 0 || info($node, 'urls_f', 'stages') > $before;
+		last if $rc != 0 || index_info($node, 'urls_f', 'stages') > $before;
 	}
 	is($rc, 0, 'crash: inserts after recovery that need a new stage succeed') or diag($err);
-	cmp_ok(info($node, 'urls_f', 'stages'), '>', $before, 'crash: the index grew after recovery');
-	is(false_negatives($node, 'urls', 'urls_f', 'url'), '0',
+	cmp_ok(index_info($node, 'urls_f', 'stages'), '>', $before, 'crash: the index grew after recovery');
+	is(index_false_negatives($node, 'urls', 'urls_f', 'url'), '0',
 		'crash: every key is found after the post-recovery load');
 	$node->stop;
 }
@@ -214,23 +200,16 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 		$primary->safe_psql('postgres',
 			"INSERT INTO urls SELECT g, 'https://standby.example/' || g FROM generate_series($lo, $hi) g");
 	}
-	cmp_ok(info($primary, 'urls_f', 'stages'), '>', 1, 'standby: the primary index grew after the backup');
+	cmp_ok(index_info($primary, 'urls_f', 'stages'), '>', 1, 'standby: the primary index grew after the backup');
 	$primary->wait_for_catchup($standby);
 
 	foreach my $idx ('urls_f', 'urls_id')
 	{
 		my $col = $idx eq 'urls_f' ? 'url' : 'id';
-		is(false_negatives($standby, 'urls', $idx, $col), '0', "standby: $idx finds every key");
-		is($standby->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
-			$primary->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
-			"standby: $idx: bloom_index_info equals the primary's");
-		is($standby->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
-			$primary->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
-			"standby: $idx: the same bits as the primary's");
+		is(index_false_negatives($standby, 'urls', $idx, $col), '0', "standby: $idx finds every key");
+		index_matches($standby, $primary, $idx, 'standby');
 	}
-	my $fp = $standby->safe_psql('postgres',
-		"SELECT count(*) FROM generate_series(1, 10000) i "
-		  . "WHERE bloom_index_contains('urls_f', 'https://absent.example/' || i)");
+	my $fp = absent_found($standby, 'urls_f');
 	cmp_ok($fp, '<', 300, "standby: $fp of 10000 absent keys found (target rate 0.01)");
 	$standby->stop;
 	$primary->stop;
@@ -264,15 +243,15 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 	like($def{urls_lower} // '', qr/USING bloomfilter \(lower\(url\)\) WITH \(capacity='?5000'?\)/,
 		'dump: the expression index restored with its options');
 
-	is(false_negatives($node, 'urls', 'urls_f', 'url', 'restored'), '0', 'dump: urls_f finds every key');
-	is(false_negatives($node, 'urls', 'urls_id', 'id', 'restored'), '0', 'dump: urls_id finds every key');
-	is(false_negatives($node, 'urls', 'urls_lower', 'lower(url)', 'restored'), '0',
+	is(index_false_negatives($node, 'urls', 'urls_f', 'url', 'restored'), '0', 'dump: urls_f finds every key');
+	is(index_false_negatives($node, 'urls', 'urls_id', 'id', 'restored'), '0', 'dump: urls_id finds every key');
+	is(index_false_negatives($node, 'urls', 'urls_lower', 'lower(url)', 'restored'), '0',
 		'dump: the expression index finds every key');
-	cmp_ok(info($node, 'urls_id', 'stages', 'src'), '>', 1, 'dump: urls_id had grown stages');
+	cmp_ok(index_info($node, 'urls_id', 'stages', 'src'), '>', 1, 'dump: urls_id had grown stages');
 
 	# one stage each: the restored build sets exactly the bits the
 	# original's build and inserts did
-	is(info($node, 'urls_f', 'stages', 'src') . '/' . info($node, 'urls_f', 'stages', 'restored'),
+	is(index_info($node, 'urls_f', 'stages', 'src') . '/' . index_info($node, 'urls_f', 'stages', 'restored'),
 		'1/1', 'dump: urls_f has one stage in both');
 	my $snap = "SELECT md5(bytea(bloom_index_snapshot('urls_f')))";
 	is($node->safe_psql('restored', $snap), $node->safe_psql('src', $snap),
@@ -314,7 +293,7 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 	is($failed // 0, 0, 'concurrently: no failed transactions');
 
 	my $n = $node->safe_psql('postgres', 'SELECT count(*) FROM urls');
-	is(false_negatives($node, 'urls', 'urls_f', 'url'), '0',
+	is(index_false_negatives($node, 'urls', 'urls_f', 'url'), '0',
 		"concurrently: every one of $n rows is found");
 	is($node->safe_psql('postgres',
 			"SELECT string_agg(c.relname || ' ' || i.indisvalid || ' ' || i.indisready, ', ') "
@@ -344,9 +323,9 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 	is($n, $clients * $tx * 100, "writers: all $n rows committed");
 	note sprintf('writers: %d rows by %d clients in %.1f s: %.0f rows/s into the indexed table',
 		$n, $clients, $secs, $n / $secs);
-	my $stages = info($node, 'urls_f', 'stages');
+	my $stages = index_info($node, 'urls_f', 'stages');
 	cmp_ok($stages, '>', 1, "writers: the index grew to $stages stages under concurrency");
-	is(false_negatives($node, 'urls', 'urls_f', 'url'), '0', 'writers: every row is found');
+	is(index_false_negatives($node, 'urls', 'urls_f', 'url'), '0', 'writers: every row is found');
 	cmp_ok($node->safe_psql('postgres',
 			"SELECT count(*) FROM generate_series(1, 10000) i "
 			  . "WHERE bloom_index_contains('urls_f', 'absent-' || i)"),

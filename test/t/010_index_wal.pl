@@ -25,20 +25,6 @@ plan skip_all => "custom WAL resource managers need PostgreSQL 15 or later (this
 
 # ---- helpers ----
 
-sub info
-{
-	my ($node, $idx, $key) = @_;
-	return $node->safe_psql('postgres', "SELECT bloom_index_info('$idx')->>'$key'");
-}
-
-# count of rows of $tab whose $expr the index $idx does not find
-sub false_negatives
-{
-	my ($node, $tab, $idx, $expr) = @_;
-	return $node->safe_psql('postgres',
-		"SELECT count(*) FILTER (WHERE NOT bloom_index_contains('$idx', $expr)) FROM $tab");
-}
-
 # array items of tags the index tags_f does not find, scalar and array probe
 sub array_false_negatives
 {
@@ -212,10 +198,10 @@ foreach (@recs)
 ok($blkrefs > 0 && $images == $blkrefs, "each of the $blkrefs pages of the custom records has an image")
   and cmp_ok($checks, '>', 0, "$checks of them are there only to verify redo");
 
-my $stages = info($primary, 'urls_f', 'stages');
+my $stages = index_info($primary, 'urls_f', 'stages');
 cmp_ok($stages, '>', 1, "the load grew urls_f to $stages stages");
-cmp_ok(info($primary, 'tags_f', 'stages'), '>', 1, 'the array load grew tags_f');
-is(false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'primary: every key is found');
+cmp_ok(index_info($primary, 'tags_f', 'stages'), '>', 1, 'the array load grew tags_f');
+is(index_false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'primary: every key is found');
 
 # ---- 2. streaming standby ----
 my $caught_up = catch_up($primary, $standby);
@@ -225,20 +211,13 @@ SKIP:
 {
 	skip 'the standby did not replay the load', 8 unless $caught_up;
 	is($standby->safe_psql('postgres', 'SELECT count(*) FROM urls'), '200000', 'standby: every row is there');
-	is(false_negatives($standby, 'urls', 'urls_f', 'url'), '0', 'standby: every key is found');
+	is(index_false_negatives($standby, 'urls', 'urls_f', 'url'), '0', 'standby: every key is found');
 	is(array_false_negatives($standby), '0/0', 'standby: every array item is found (scalar/array probe)');
 	foreach my $idx ('urls_f', 'tags_f')
 	{
-		is($standby->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
-			$primary->safe_psql('postgres', "SELECT bloom_index_info('$idx')"),
-			"standby: $idx: bloom_index_info equals the primary's");
-		is($standby->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
-			$primary->safe_psql('postgres', "SELECT md5(bytea(bloom_index_snapshot('$idx')))"),
-			"standby: $idx: the same bits as the primary's");
+		index_matches($standby, $primary, $idx, 'standby');
 	}
-	my $fp = $standby->safe_psql('postgres',
-		"SELECT count(*) FROM generate_series(1, 10000) i "
-		  . "WHERE bloom_index_contains('urls_f', 'https://absent.example/' || i)");
+	my $fp = absent_found($standby, 'urls_f');
 	cmp_ok($fp, '<', 300, "standby: $fp of 10000 absent keys found (target rate 0.01)");
 }
 $standby->stop('immediate', fail_ok => 1);
@@ -252,7 +231,7 @@ $start = insert_lsn($primary);
 load($primary, 'b', 150_000, 30);
 cmp_ok(custom_records(wal_stats($primary, $start, flush_lsn($primary))), '>', 0,
 	'crash: the load after the checkpoint wrote custom records');
-cmp_ok(info($primary, 'urls_f', 'stages'), '>', $stages, 'crash: the load grew urls_f further');
+cmp_ok(index_info($primary, 'urls_f', 'stages'), '>', $stages, 'crash: the load grew urls_f further');
 is($primary->safe_psql('postgres', 'SELECT redo_lsn FROM pg_control_checkpoint()'),
 	$redo, 'crash: no checkpoint ran during the load');
 my $before = index_state($primary);
@@ -267,7 +246,7 @@ if (!defined $primary->{_pid})
 }
 like(log_since($primary, $log_offset), qr/redo starts at/, 'crash: recovery replayed WAL');
 is($primary->safe_psql('postgres', 'SELECT count(*) FROM urls'), '350000', 'crash: every committed row is there');
-is(false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'crash: every key is found after recovery');
+is(index_false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'crash: every key is found after recovery');
 is(array_false_negatives($primary), '0/0', 'crash: every array item is found');
 is(index_state($primary), $before, 'crash: bloom_index_info and bits of both indexes as before the kill');
 unlike(log_since($primary, $log_offset), qr/inconsistent page|PANIC/,
@@ -283,7 +262,7 @@ load($primary, 'c', 20_000, 5);
 $stats = wal_stats($primary, $start, flush_lsn($primary));
 is(custom_records($stats), 0, 'generic: the load wrote no custom records');
 cmp_ok($stats->{'Generic/Generic'} // 0, '>', 0, 'generic: it wrote generic records');
-is(false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'generic: every key is found');
+is(index_false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'generic: every key is found');
 is(array_false_negatives($primary), '0/0', 'generic: every array item is found');
 
 # ---- 5. custom records to replay, the module not preloaded ----
@@ -309,7 +288,7 @@ $primary->append_conf('postgresql.conf',
 $primary->start;
 is($primary->safe_psql('postgres', 'SELECT count(*) FROM urls'), '390000',
 	'preloaded again: every committed row is there');
-is(false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'preloaded again: every key is found');
+is(index_false_negatives($primary, 'urls', 'urls_f', 'url'), '0', 'preloaded again: every key is found');
 is(array_false_negatives($primary), '0/0', 'preloaded again: every array item is found');
 is(index_state($primary), $before, 'preloaded again: both indexes as before the kill');
 $primary->stop;
