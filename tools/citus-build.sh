@@ -14,10 +14,18 @@
 # as a user who owns the cache and the install directories.
 #
 # Exit status: 0 installed, 3 skipped (no ../shared beside the clone: the
-# Citus source ships nowhere else), anything else failed.
+# Citus source ships nowhere else), anything else failed.  A failed build
+# keeps its log in the cache and prints its first error.
+#
+#   tools/citus-build.sh --check-env   (the guard make test runs first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+clean_build_env tools/citus-build.sh "$@"
+if [ "${1:-}" = --check-env ]; then
+	check_build_env "tools/citus-build.sh"
+	exit
+fi
 
 shared=${BLOOMFILTER_SHARED:-../shared}
 cache=${BLOOMFILTER_CITUS_CACHE:-/var/cache/bloomfilter/citus}
@@ -57,13 +65,15 @@ if [ ! -f "$dir/.bloomfilter-stamp" ] || [ "$(cat "$dir/.bloomfilter-stamp")" !=
 		# the one commands/dbcommands.h declares from PostgreSQL 15.14 on
 		sed -i 's/^have_createdb_privilege(void)$/#define have_createdb_privilege citus_have_createdb_privilege\n&/' \
 			src/include/pg_version_compat.h
+		# the build is against Debian's server, whatever PG_CONFIG names
+		unset PG_CONFIG PG_BINDIR
 		./configure PG_CONFIG="$debian_config" --without-libcurl >"$dir/configure.log" 2>&1 ||
-			{ tail -n 40 "$dir/configure.log" >&2; exit 1; }
+			{ show_build_failure "Citus's configure" "$dir/configure.log"; exit 1; }
 		# no LLVM bitcode: the test clusters run with jit = off
 		nice -n 10 make -s -j2 with_llvm=no >"$dir/build.log" 2>&1 ||
-			{ tail -n 60 "$dir/build.log" >&2; exit 1; }
+			{ show_build_failure "Citus's build" "$dir/build.log"; exit 1; }
 		make -s install with_llvm=no DESTDIR="$work/root" >>"$dir/build.log" 2>&1 ||
-			{ tail -n 60 "$dir/build.log" >&2; exit 1; }
+			{ show_build_failure "Citus's install" "$dir/build.log"; exit 1; }
 	)
 	# keep what the server loads: the modules and the extension scripts
 	mkdir -p "$dir/lib" "$dir/extension"

@@ -11,6 +11,66 @@ PYTHON_TEST_DEPS="python3-scrapy python3-psycopg2 python3-doc"
 
 log() { printf '==> %s\n' "$*" >&2; }
 
+# The builds of PostgreSQL and Citus (tools/pg-build.sh,
+# tools/citus-build.sh) must not depend on who started them.  Under
+# `make test` they inherit the outer make's MAKELEVEL, with which
+# PostgreSQL's Makefile.global skips generating its headers
+# (utils/errcodes.h missing), and its MAKEFLAGS; a variable given on the
+# make command line (CFLAGS=...) is exported to them too.  So such a
+# script re-runs itself first with an empty environment but for PATH, HOME,
+# a C locale and the project's own settings (BLOOMFILTER_*, PG_MAJOR,
+# PG_CONFIG).
+#   clean_build_env tools/pg-build.sh "$@"   (its path from the tree's top)
+clean_build_env() {
+	local script=$1 v keep=()
+	shift
+	[ "${BLOOMFILTER_BUILD_ENV_CLEAN:-}" = "$$" ] && return 0
+	for v in $(compgen -e); do
+		case $v in
+		BLOOMFILTER_BUILD_ENV_CLEAN) ;;
+		BLOOMFILTER_* | PG_MAJOR | PG_CONFIG) keep+=("$v=${!v}") ;;
+		esac
+	done
+	# exec keeps the process id: the marker names this very process, so a
+	# script started later from inside it is cleaned again
+	exec env -i PATH="$PATH" HOME="${HOME:-/}" LC_ALL=C "${keep[@]}" \
+		BLOOMFILTER_BUILD_ENV_CLEAN=$$ bash "$script" "$@"
+}
+
+# The guard behind `tools/pg-build.sh --check-env` (and Citus's): fails if
+# the build script's environment still holds make's variables, or one a
+# caller exported, or if a make it runs is not a top-level make.  Cheap:
+# nothing is built.
+check_build_env() {
+	local what=$1 bad=() v level
+	for v in MAKELEVEL MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEOVERRIDES MAKE_TERMOUT MAKE_TERMERR \
+		CFLAGS CPPFLAGS LDFLAGS; do
+		[ -z "${!v+set}" ] || bad+=("$v=${!v}")
+	done
+	level=$(printf 'all:\n\t@echo $(MAKELEVEL)\n' | make -s --no-print-directory -f - all)
+	[ "$level" = 0 ] || bad+=("a make it runs has MAKELEVEL $level, not 0")
+	if [ ${#bad[@]} -gt 0 ]; then
+		log "$what would build in its caller's make environment: ${bad[*]}"
+		return 1
+	fi
+	log "$what builds in a clean environment (make at level 0, no inherited make or compiler variables)"
+}
+
+# show_build_failure WHAT LOG: a failed build's first error, with the lines
+# around it (the tail of a parallel build is often only make's summary),
+# its last lines, and where the whole log is kept
+show_build_failure() {
+	local what=$1 file=$2 n
+	log "$what failed; its whole log is $file"
+	n=$(grep -n -m1 -E 'error:|Error [0-9]+|\*\*\* ' "$file" | cut -d: -f1 || true)
+	if [ -n "$n" ]; then
+		printf -- '--- first error, line %s of %s:\n' "$n" "$file" >&2
+		sed -n "$((n > 10 ? n - 10 : 1)),$((n + 5))p" "$file" >&2
+	fi
+	printf -- '--- last lines of %s:\n' "$file" >&2
+	tail -n 15 "$file" >&2
+}
+
 # run a command as root: directly when we are root, with sudo otherwise
 as_root() {
 	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi

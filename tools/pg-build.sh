@@ -9,9 +9,19 @@
 # /var/cache/bloomfilter/pg), one prefix per major, with a stamp holding
 # the tarball's checksum: a changed tarball is rebuilt, an unchanged one is
 # reused.  Run as root (make test does) or as a user who owns the cache.
+# A failed build keeps its log in the cache (build-<major>.log) and prints
+# its first error.
+#
+#   tools/pg-build.sh --check-env   (the guard make test runs first: is
+#                                    the build's environment clean?)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+clean_build_env tools/pg-build.sh "$@"
+if [ "${1:-}" = --check-env ]; then
+	check_build_env "tools/pg-build.sh"
+	exit
+fi
 
 major=$1
 shared=${BLOOMFILTER_SHARED:-../shared}
@@ -35,6 +45,9 @@ EXTRA_DEPS="$PG_BUILD_DEPS" ensure_deps >/dev/null
 log "building PostgreSQL $major from $(basename "$tarball") into $prefix (once; cached)"
 work=$(mktemp -d /tmp/bloomfilter-pgbuild.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# the log outlives the work tree: a failure names it
+buildlog=$cache/build-$major.log
+: >"$buildlog"
 tar -xJf "$tarball" -C "$work"
 src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 # the stamp is written last: a build cut off half way has none and is redone
@@ -51,14 +64,13 @@ mkdir -p "$cache"
 	if [ ! -d contrib/spi ]; then
 		sed -i '/^all: refint\$(DLSUFFIX) autoinc\$(DLSUFFIX)$/d' src/test/regress/GNUmakefile
 	fi
+	failed() { show_build_failure "PostgreSQL $major's $1" "$buildlog"; exit 1; }
 	./configure --prefix="$prefix" --enable-tap-tests --without-icu \
-		--with-readline --with-zlib >"$work/configure.log" 2>&1 ||
-		{ tail -n 40 "$work/configure.log" >&2; exit 1; }
-	make -s -j"$(nproc)" >"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
-	make -s install >>"$work/build.log" 2>&1 || { tail -n 60 "$work/build.log" >&2; exit 1; }
+		--with-readline --with-zlib >>"$buildlog" 2>&1 || failed configure
+	make -s -j"$(nproc)" >>"$buildlog" 2>&1 || failed build
+	make -s install >>"$buildlog" 2>&1 || failed install
 	# a regression test reads a CSV through file_fdw
-	make -s -C contrib/file_fdw install >>"$work/build.log" 2>&1 ||
-		{ tail -n 60 "$work/build.log" >&2; exit 1; }
+	make -s -C contrib/file_fdw install >>"$buildlog" 2>&1 || failed "file_fdw build"
 )
 echo "$sum" >"$prefix/.bloomfilter-stamp"
 chmod -R a+rX "$prefix"

@@ -58,6 +58,18 @@ fi
 EXTRA_DEPS="clang libclang-rt-14-dev $PG_BUILD_DEPS $PYTHON_TEST_DEPS" ensure_deps
 debian_config=$PG_CONFIG
 
+# ---- the guard: the builds started below must not see our make ----
+# make test runs under make (MAKELEVEL=1, MAKEFLAGS); the guard passes the
+# build scripts that and a compiler variable on purpose, whoever ran us,
+# and fails at once if either would still see them: PostgreSQL would then
+# fail to build, minutes later, on a machine whose cache is cold
+for b in tools/pg-build.sh tools/citus-build.sh; do
+	if ! MAKELEVEL=1 MAKEFLAGS=w MFLAGS=-w CFLAGS=-DBLOOMFILTER_CALLER_CFLAGS bash "$b" --check-env; then
+		echo "FAILED: $b would build in its caller's make environment; nothing tested"
+		exit 2
+	fi
+done
+
 # run_major LABEL PG_CONFIG STAGES: build, install and test against one
 # PostgreSQL; appends its summary line to $summary
 run_major() {
@@ -141,7 +153,7 @@ for m in "${others[@]}"; do
 	while [ ! -f "$builds/$m.rc" ]; do sleep 5; done
 	cat "$builds/$m.log" >&2
 	if [ "$(cat "$builds/$m.rc")" != 0 ]; then
-		echo "PostgreSQL $m: FAILED to build PostgreSQL itself" >>"$summary"
+		echo "PostgreSQL $m: FAILED to build PostgreSQL itself (its first error is above; log ${BLOOMFILTER_PG_CACHE:-/var/cache/bloomfilter/pg}/build-$m.log)" >>"$summary"
 		failed=$((failed + 1))
 		continue
 	fi
