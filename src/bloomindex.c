@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "access/amapi.h"
+#include "access/amvalidate.h"
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -21,7 +22,11 @@
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_amproc.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_opclass.h"
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "commands/vacuum.h"
 #include "miscadmin.h"
@@ -34,7 +39,10 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/regproc.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/syscache.h"
 #include "utils/json.h"
 #include "utils/uuid.h"
 
@@ -71,6 +79,44 @@ pgbf_index_init(void)
 					   true, AccessExclusiveLock);
 }
 
+/*
+ * What CREATE INDEX and ALTER INDEX ... SET refuse alike: options the
+ * index could not be built with.  Stored, they would make every later
+ * rebuild (REINDEX, TRUNCATE, VACUUM FULL, a restore of a dump) fail.
+ */
+static void
+check_options(const BfIdxOptions *opts)
+{
+	char		errbuf[BF_ERRLEN];
+	BloomStage	geo;
+	BfStatus	st;
+	uint64		npages;
+
+	if (bf_check_params(opts->capacity > (double) INT64_MAX ? -1 : (int64) opts->capacity,
+						opts->fpr, errbuf) != BF_OK || opts->capacity != floor(opts->capacity))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bloomfilter index options (capacity %g, fpr %g)",
+						opts->capacity, opts->fpr),
+				 errdetail("%s", opts->capacity != floor(opts->capacity) ?
+						   "capacity must be a whole number" : errbuf)));
+	st = bloom_paged_stage((uint64) opts->capacity, opts->fpr, opts->scalable, 0, &geo, errbuf);
+	if (st != BF_OK)
+		ereport(ERROR,
+				(errcode(st == BF_ERR_PARAM ? ERRCODE_INVALID_PARAMETER_VALUE
+						 : ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("invalid bloomfilter index options (capacity %g, fpr %g)",
+						opts->capacity, opts->fpr),
+				 errdetail("%s", errbuf)));
+	npages = (geo.nbits / BLOOM_BLOCK_BITS + BFIDX_BLOCKS_PER_PAGE - 1) / BFIDX_BLOCKS_PER_PAGE;
+	if (BFIDX_META_BLKNO + 1 + npages >= MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a bloomfilter index of capacity %llu at fpr %g would need %llu pages",
+						(unsigned long long) opts->capacity, opts->fpr,
+						(unsigned long long) npages)));
+}
+
 static bytea *
 bfidx_options(Datum reloptions, bool validate)
 {
@@ -79,9 +125,13 @@ bfidx_options(Datum reloptions, bool validate)
 		{"fpr", RELOPT_TYPE_REAL, offsetof(BfIdxOptions, fpr)},
 		{"scalable", RELOPT_TYPE_BOOL, offsetof(BfIdxOptions, scalable)},
 	};
+	BfIdxOptions *opts;
 
-	return (bytea *) build_reloptions(reloptions, validate, bfidx_relopt_kind,
-									  sizeof(BfIdxOptions), tab, lengthof(tab));
+	opts = (BfIdxOptions *) build_reloptions(reloptions, validate, bfidx_relopt_kind,
+											 sizeof(BfIdxOptions), tab, lengthof(tab));
+	if (validate && opts != NULL)
+		check_options(opts);
+	return (bytea *) opts;
 }
 
 /* ---- pages ---- */
@@ -98,20 +148,22 @@ page_blocks(const BfIdxStage *s, uint64 p)
 
 /* the special space of stage s's page p before anything is added */
 static void
-init_opaque(BfIdxPageOpaque *o, const BfIdxStage *s, uint32 stage, uint64 p)
+init_opaque(BfIdxPageOpaque *o, const BfIdxMeta *meta, uint32 stage, uint64 p)
 {
+	const BfIdxStage *s = &meta->stages[stage];
+
 	memset(o, 0, sizeof(*o));
 	o->stage = stage;
 	o->nblocks = page_blocks(s, p);
 	o->budget = s->page_share * o->nblocks;
-	o->page_id = BFIDX_PAGE_ID;
+	o->page_id = bfidx_page_id(meta->format);
 }
 
 static void
-init_data_page(Page page, const BfIdxStage *s, uint32 stage, uint64 p)
+init_data_page(Page page, const BfIdxMeta *meta, uint32 stage, uint64 p)
 {
 	bfidx_init_data_page(page);
-	init_opaque(opaque_of(page), s, stage, p);
+	init_opaque(opaque_of(page), meta, stage, p);
 }
 
 /*
@@ -175,7 +227,7 @@ read_meta(Relation index, BfIdxMeta *meta)
 	page = BufferGetPage(buf);
 	memcpy(meta, meta_of(page), sizeof(BfIdxMeta));
 	UnlockReleaseBuffer(buf);
-	if (meta->magic != BFIDX_MAGIC || meta->format != BFIDX_PAGE_FORMAT ||
+	if (meta->magic != BFIDX_MAGIC || meta->format < 1 || meta->format > BFIDX_PAGE_FORMAT ||
 		meta->nstages < 1 || meta->nstages > BLOOM_MAX_STAGES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
@@ -199,6 +251,18 @@ stage_geometry(const BfIdxMeta *meta, int i, BfIdxStage *s, Relation index)
 	s->page_share = (uint64) floor((double) BLOOM_RATE_LIMIT * BFIDX_PAGE_SHARE /
 								   (double) (s->geo.nbits / BLOOM_BLOCK_BITS));
 	s->pool = BLOOM_RATE_LIMIT - s->page_share * (s->geo.nbits / BLOOM_BLOCK_BITS);
+}
+
+/* an add to a full index of fixed size (scalable = false) */
+static void
+report_full(Relation index, const BfIdxMeta *meta)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloomfilter index \"%s\" is full", RelationGetRelationName(index)),
+			 errdetail("It was created with scalable = false and holds as many elements as its capacity, %llu, allows at rate %g.",
+					   (unsigned long long) meta->capacity, meta->fpr),
+			 errhint("REINDEX it with a larger capacity, or with scalable = true.")));
 }
 
 /*
@@ -226,12 +290,7 @@ add_stage(Relation index, uint32 expect_nstages, bool wal)
 		return false;
 	n = meta.nstages;
 	if (!meta.scalable)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bloomfilter index \"%s\" is full", RelationGetRelationName(index)),
-				 errdetail("It was created with scalable = false and holds as many elements as its capacity, %llu, allows at rate %g.",
-						   (unsigned long long) meta.capacity, meta.fpr),
-				 errhint("REINDEX it with a larger capacity, or with scalable = true.")));
+		report_full(index, &meta);
 	if (n >= BLOOM_MAX_STAGES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -272,8 +331,8 @@ add_stage(Relation index, uint32 expect_nstages, bool wal)
 		lastpage = BufferGetPage(lastbuf);
 		metapage = BufferGetPage(metabuf);
 	}
-	init_data_page(lastpage, &s, n, s.npages - 1);
 	meta_of(metapage)->stages[n] = s;
+	init_data_page(lastpage, meta_of(metapage), n, s.npages - 1);
 	meta_of(metapage)->nstages = n + 1;
 	if (wal)
 		GenericXLogFinish(state);
@@ -303,16 +362,9 @@ create_filter(Relation index, ForkNumber fork, const BfIdxOptions *opts)
 	BfIdxStage	s;
 	Buffer		metabuf,
 				lastbuf;
-	char		errbuf[BF_ERRLEN];
 
-	if (bf_check_params(opts->capacity > (double) INT64_MAX ? -1 : (int64) opts->capacity,
-						opts->fpr, errbuf) != BF_OK || opts->capacity != floor(opts->capacity))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid bloomfilter index options (capacity %g, fpr %g)",
-						opts->capacity, opts->fpr),
-				 errdetail("%s", opts->capacity != floor(opts->capacity) ?
-						   "capacity must be a whole number" : errbuf)));
+	/* options stored before ALTER INDEX checked them are refused here */
+	check_options(opts);
 	meta.magic = BFIDX_MAGIC;
 	meta.format = BFIDX_PAGE_FORMAT;
 	meta.seed = BF_DEFAULT_SEED;
@@ -341,7 +393,7 @@ create_filter(Relation index, ForkNumber fork, const BfIdxOptions *opts)
 	memcpy(meta_of(BufferGetPage(metabuf)), &meta, sizeof(meta));
 	((PageHeader) BufferGetPage(metabuf))->pd_lower =
 		(char *) meta_of(BufferGetPage(metabuf)) + sizeof(meta) - (char *) BufferGetPage(metabuf);
-	init_data_page(BufferGetPage(lastbuf), &s, 0, s.npages - 1);
+	init_data_page(BufferGetPage(lastbuf), &meta, 0, s.npages - 1);
 	MarkBufferDirty(metabuf);
 	MarkBufferDirty(lastbuf);
 	/* the init fork is logged here; the main fork when the build ends */
@@ -639,11 +691,11 @@ page_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int n, 
 		page = BufferGetPage(buf);
 	if (isnew)
 	{
-		init_data_page(page, s, st, p);
+		init_data_page(page, meta, st, p);
 		changed = true;
 	}
 	o = opaque_of(page);
-	if (o->stage != st || o->page_id != BFIDX_PAGE_ID)
+	if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
 				 errmsg("index \"%s\" block %u is not a page of stage %u",
@@ -778,11 +830,11 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int j,
 
 		c->init = PageIsNew(page);
 		if (c->init)
-			init_opaque(o, s, st, pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE);
+			init_opaque(o, meta, st, pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE);
 		else
 		{
 			*o = *opaque_of(page);
-			if (o->stage != st || o->page_id != BFIDX_PAGE_ID)
+			if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
 				ereport(ERROR,
 						(errcode(ERRCODE_INDEX_CORRUPTED),
 						 errmsg("index \"%s\" block %u is not a page of stage %u",
@@ -861,16 +913,97 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, HashPos *pos, int j,
 }
 
 /*
+ * Whether stage st takes all of pos[0 .. m) (sorted by block): the adds
+ * worked out on copies of their blocks and special spaces, borrowing from
+ * the stage's pool (meta's copy, read under the fixed-size index's lock)
+ * as page_add and group_add then do, nothing written.
+ */
+static bool
+stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const HashPos *pos, int m)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	uint64		pool = s->pool;
+
+	for (int j = 0; j < m;)
+	{
+		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
+		int64		curslot = -1;
+		BfIdxPageOpaque o;
+		Buffer		buf;
+		Page		page;
+		int			e = j + 1;
+		bool		isnew;
+
+		while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+			e++;
+		CHECK_FOR_INTERRUPTS();
+		buf = read_page(index, (BlockNumber) (s->first_block + p));
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		isnew = PageIsNew(page);
+		if (isnew)
+			init_opaque(&o, meta, st, p);
+		else
+			o = *opaque_of(page);
+		for (int i = j; i < e; i++)
+		{
+			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+			uint64		delta;
+
+			if (slot != curslot)
+			{
+				if (isnew)
+					memset(cur, 0, sizeof(cur));
+				else
+					memcpy(cur, block_of(page, slot), sizeof(cur));
+				curslot = slot;
+			}
+			if (bloom_block_preview(cur, pos[i].h, &s->geo, &delta) == 0)
+				continue;
+			if (o.units + delta > o.budget)
+			{
+				uint64		need = o.units + delta - o.budget,
+							take;
+
+				if (pool < need)
+				{
+					UnlockReleaseBuffer(buf);
+					return false;
+				}
+				take = borrow_amount(s, &o, need, pool);
+				pool -= take;
+				o.budget += take;
+			}
+			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
+			o.units += delta;
+		}
+		UnlockReleaseBuffer(buf);
+		j = e;
+	}
+	return true;
+}
+
+/*
  * Add h[0 .. n) to the filter: each not already in an older stage goes to
  * the newest one, a page at a time; when a page cannot take one, the stage
- * is full: a new stage is added (or, not scalable, 54000) and what that
- * page could not take goes there.  h is overwritten.
+ * is full: a new stage is added and what that page could not take goes
+ * there.  h is overwritten.
+ *
+ * An index of fixed size (scalable = false) takes all of a flush or none
+ * of it: one that would not fit is refused (54000) before a bit is set,
+ * so a failed statement or commit leaves neither adds nor spent rate
+ * behind, and the next insert that fits succeeds.  The flushes into such
+ * an index take turns (a heavyweight lock on its metapage's block, which
+ * nothing else takes), so none spends the pool between another's check
+ * and its adds.
  */
 static void
 add_hashes(Relation index, uint64 *h, int n, bool wal)
 {
 	HashPos    *pos = palloc(sizeof(HashPos) * Max(n, 1));
 	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
+	bool		fixed_locked = false;
 
 	while (n > 0)
 	{
@@ -883,6 +1016,12 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 					left;
 
 		read_meta(index, &meta);
+		if (wal && !meta.scalable && !fixed_locked)
+		{
+			LockPage(index, BFIDX_META_BLKNO, ExclusiveLock);
+			fixed_locked = true;
+			read_meta(index, &meta);
+		}
 		last = meta.nstages - 1;
 		s = &meta.stages[last];
 		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
@@ -904,6 +1043,8 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 				m++;
 			}
 		sort_by_page(pos, m);
+		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
+			report_full(index, &meta);
 
 		/*
 		 * A page whose budget and the pool cannot take an element leaves it
@@ -938,6 +1079,8 @@ add_hashes(Relation index, uint64 *h, int n, bool wal)
 		n = left;
 		grow(index, meta.nstages, wal);
 	}
+	if (fixed_locked)
+		UnlockPage(index, BFIDX_META_BLKNO, ExclusiveLock);
 	pfree(pos);
 	pfree(seen);
 }
@@ -1136,7 +1279,7 @@ build_write_local(Relation index, BloomFilter *f)
 		buf = read_page(index, (BlockNumber) (s->first_block + p));
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 		page = BufferGetPage(buf);
-		init_data_page(page, s, 0, p);
+		init_data_page(page, &meta, 0, p);
 		memcpy(block_of(page, 0), src, (size_t) nb * BFIDX_BLOCK_BYTES);
 		o = opaque_of(page);
 		o->units = units[p];
@@ -1470,10 +1613,101 @@ bfidx_costestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexPages = 0.0;
 }
 
+/*
+ * An operator class of this access method has no operators and one
+ * support function, 1: the element's hash with a seed, as bloom_hash
+ * gives it, (elem, bigint) returns bigint, where elem is the class's type
+ * or, for an array class, its item type.  Problems are reported as INFO,
+ * as PostgreSQL's own amvalidate functions do.
+ */
 static bool
 bfidx_validate(Oid opclassoid)
 {
-	return true;
+	HeapTuple	classtup,
+				familytup;
+	Form_pg_opclass classform;
+	Oid			opfamilyoid,
+				opcintype,
+				elemtype;
+	char	   *opclassname,
+			   *opfamilyname;
+	CatCList   *proclist,
+			   *oprlist;
+	bool		result = true,
+				has_hash = false;
+
+	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
+	if (!HeapTupleIsValid(classtup))
+		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
+	classform = (Form_pg_opclass) GETSTRUCT(classtup);
+	opfamilyoid = classform->opcfamily;
+	opcintype = classform->opcintype;
+	elemtype = get_element_type(opcintype);
+	if (!OidIsValid(elemtype))
+		elemtype = opcintype;
+	opclassname = NameStr(classform->opcname);
+	familytup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamilyoid));
+	if (!HeapTupleIsValid(familytup))
+		elog(ERROR, "cache lookup failed for operator family %u", opfamilyoid);
+	opfamilyname = NameStr(((Form_pg_opfamily) GETSTRUCT(familytup))->opfname);
+
+	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamilyoid));
+	for (int i = 0; i < proclist->n_members; i++)
+	{
+		Form_pg_amproc procform = (Form_pg_amproc) GETSTRUCT(&proclist->members[i]->tuple);
+
+		if (procform->amproclefttype != opcintype || procform->amprocrighttype != opcintype)
+			continue;			/* another class of the family */
+		if (procform->amprocnum != 1)
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("bloomfilter operator family \"%s\" contains function %s with invalid support number %d",
+							opfamilyname, format_procedure(procform->amproc),
+							procform->amprocnum)));
+			result = false;
+			continue;
+		}
+		if (!check_amproc_signature(procform->amproc, INT8OID, false, 2, 2, elemtype, INT8OID))
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("bloomfilter operator family \"%s\" contains function %s with wrong signature for support number %d",
+							opfamilyname, format_procedure(procform->amproc),
+							procform->amprocnum),
+					 errdetail("Support function 1 takes (%s, bigint) and returns bigint.",
+							   format_type_be(elemtype))));
+			result = false;
+			continue;
+		}
+		has_hash = true;
+	}
+	if (!has_hash)
+	{
+		ereport(INFO,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("bloomfilter operator class \"%s\" has no valid support function 1",
+						opclassname)));
+		result = false;
+	}
+
+	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamilyoid));
+	for (int i = 0; i < oprlist->n_members; i++)
+	{
+		Form_pg_amop oprform = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
+
+		ereport(INFO,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("bloomfilter operator family \"%s\" contains operator %s: the access method has none",
+						opfamilyname, format_operator(oprform->amopopr))));
+		result = false;
+	}
+
+	ReleaseCatCacheList(proclist);
+	ReleaseCatCacheList(oprlist);
+	ReleaseSysCache(familytup);
+	ReleaseSysCache(classtup);
+	return result;
 }
 
 static IndexScanDesc
@@ -1576,9 +1810,43 @@ bloom_hash_uuid(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Refuse an index that may lack elements: one whose build failed or was
+ * cancelled (CREATE INDEX CONCURRENTLY, REINDEX CONCURRENTLY) is not
+ * valid, nor is a partitioned one until every partition has its index
+ * attached.  Such an index answers "absent" for what it lacks, and
+ * "absent" must be final.
+ */
+static void
+check_index_valid(Relation index, Relation named)
+{
+	bool		partitioned = named->rd_rel->relkind == RELKIND_PARTITIONED_INDEX;
+
+	if (index->rd_index->indisvalid && index->rd_index->indisready)
+		return;
+	if (partitioned)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(named)),
+				 errdetail("Index \"%s\" is not valid, or not every partition of table \"%s\" has its index attached: it may lack elements and answer \"absent\" for them.",
+						   RelationGetRelationName(index), get_rel_name(named->rd_index->indrelid)),
+				 errhint("Create or attach an index on each partition (ALTER INDEX ... ATTACH PARTITION), and REINDEX any that is not valid.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+			 errdetail("Its build did not finish (a failed or cancelled CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY): it may lack elements and answer \"absent\" for them."),
+			 errhint("REINDEX INDEX %s, or drop it and create it again.",
+					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+												RelationGetRelationName(index)))));
+}
+
+/*
  * The bloomfilter indexes an index argument stands for, opened: itself,
- * or every leaf index of a partitioned one.  The caller must have SELECT
- * on the indexed table.
+ * or every leaf index of a partitioned one, each valid (above).  The
+ * caller must be able to read every row of the indexed table: SELECT on
+ * it, and no row-level security policy applying to the caller, since a
+ * probe would tell of rows a policy hides (the owner without FORCE ROW
+ * LEVEL SECURITY, a BYPASSRLS role and a superuser are not subject to
+ * one).
  */
 static List *
 open_filter_indexes(Oid indexoid)
@@ -1588,7 +1856,12 @@ open_filter_indexes(Oid indexoid)
 	AclResult	acl;
 	List	   *out = NIL;
 
-	index = index_open(indexoid, AccessShareLock);
+	/* a dropped index's OID, or 0, is the user's mistake, not ours */
+	index = try_relation_open(indexoid, AccessShareLock);
+	if (index == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("index with OID %u does not exist", indexoid)));
 	if ((index->rd_rel->relkind != RELKIND_INDEX &&
 		 index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX) ||
 		index->rd_indam == NULL || index->rd_indam->aminsert != bfidx_insert)
@@ -1599,12 +1872,19 @@ open_filter_indexes(Oid indexoid)
 	acl = pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT);
 	if (acl != ACLCHECK_OK)
 		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
+	if (check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot probe bloomfilter index \"%s\": row-level security applies to table \"%s\"",
+						RelationGetRelationName(index), get_rel_name(heapoid)),
+				 errdetail("A probe would tell of rows that a policy hides."),
+				 errhint("Probe as a role that row-level security does not apply to: the table's owner (without FORCE ROW LEVEL SECURITY), or a role with BYPASSRLS.")));
+	check_index_valid(index, index);
 	if (index->rd_rel->relkind == RELKIND_INDEX)
 	{
 		flush_pending(indexoid);
 		return list_make1(index);
 	}
-	index_close(index, AccessShareLock);
 
 	{
 		List	   *all = find_all_inheritors(indexoid, AccessShareLock, NULL);
@@ -1613,14 +1893,23 @@ open_filter_indexes(Oid indexoid)
 		foreach(lc, all)
 		{
 			Oid			oid = lfirst_oid(lc);
+			char		kind = get_rel_relkind(oid);
+			Relation	leaf;
 
-			if (get_rel_relkind(oid) == RELKIND_INDEX)
+			if (kind != RELKIND_INDEX && kind != RELKIND_PARTITIONED_INDEX)
+				continue;
+			leaf = index_open(oid, AccessShareLock);
+			check_index_valid(leaf, index);
+			if (kind == RELKIND_INDEX)
 			{
 				flush_pending(oid);
-				out = lappend(out, index_open(oid, AccessShareLock));
+				out = lappend(out, leaf);
 			}
+			else
+				index_close(leaf, AccessShareLock);
 		}
 	}
+	relation_close(index, AccessShareLock);
 	return out;
 }
 

@@ -41,13 +41,25 @@
 #include "bloom.h"
 
 #define BFIDX_MAGIC				0x42465849	/* "BFXI" */
-#define BFIDX_PAGE_FORMAT		1
+#define BFIDX_PAGE_FORMAT		2	/* of a new index; 1 is still read */
 #define BFIDX_META_BLKNO		0
 #define BFIDX_DATA_OFFSET		64
 #define BFIDX_SPECIAL_SIZE		64
 #define BFIDX_BLOCK_BYTES		64
 #define BFIDX_BLOCKS_PER_PAGE	((BLCKSZ - BFIDX_DATA_OFFSET - BFIDX_SPECIAL_SIZE) / BFIDX_BLOCK_BYTES)
-#define BFIDX_PAGE_ID			0xFF83	/* last two bytes of a data page */
+/*
+ * The last two bytes of a data page, telling page inspection tools whose
+ * page it is.  Format 1 (the indexes of 1.0) took contrib/bloom's by
+ * mistake and keeps it; the two formats differ in nothing else.
+ */
+#define BFIDX_PAGE_ID			0xFFBF
+#define BFIDX_PAGE_ID_V1		0xFF83
+
+static inline uint16
+bfidx_page_id(uint32 format)
+{
+	return format == 1 ? BFIDX_PAGE_ID_V1 : BFIDX_PAGE_ID;
+}
 
 /*
  * Of a new stage's BLOOM_RATE_LIMIT units, pages get this share in
@@ -89,7 +101,7 @@ typedef struct BfIdxPageOpaque
 	uint32		nblocks;		/* blocks of the stage on this page */
 	uint8		reserved[28];
 	uint16		flags;
-	uint16		page_id;		/* BFIDX_PAGE_ID */
+	uint16		page_id;		/* bfidx_page_id(the index's format) */
 } BfIdxPageOpaque;
 
 StaticAssertDecl(sizeof(BfIdxPageOpaque) == BFIDX_SPECIAL_SIZE, "special space size");
