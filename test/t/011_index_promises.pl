@@ -201,4 +201,38 @@ $node->safe_psql('postgres', 'CREATE EXTENSION bloomfilter');
 }
 $node->stop;
 
+# ---- 5. a fixed-size index's all-or-nothing flush, with the module's WAL ----
+{
+	my ($major) = `pg_config --version` =~ /PostgreSQL (\d+)/ or die 'pg_config --version';
+	SKIP:
+	{
+		skip "custom WAL resource managers need PostgreSQL 15 or later (this is $major)", 5
+		  if $major < 15;
+		my $pre = PostgreSQL::Test::Cluster->new('preloaded');
+		$pre->init;
+		$pre->append_conf('postgresql.conf',
+			"jit = off\nshared_preload_libraries = 'bloomfilter'\n");
+		$pre->start;
+		$pre->safe_psql('postgres', q{
+			CREATE EXTENSION bloomfilter;
+			CREATE TABLE fx (k text);
+			CREATE INDEX fx_f ON fx USING bloomfilter (k) WITH (capacity = 10000, scalable = false);
+			INSERT INTO fx SELECT 'fx-' || g FROM generate_series(1, 9000) g;});
+		my $rate = "SELECT bloom_index_info('fx_f')->'stage_info'->0->>'rate_used'";
+		my $before = $pre->safe_psql('postgres', $rate);
+		my ($ret, undef, $err) = $pre->psql('postgres',
+			"INSERT INTO fx SELECT 'fx-' || g FROM generate_series(9001, 14000) g");
+		like($err, qr/is full/, 'preloaded: 5,000 more are refused (54000)');
+		is($pre->safe_psql('postgres', $rate), $before, 'preloaded: and spend no rate');
+		cmp_ok($pre->safe_psql('postgres',
+				"SELECT count(*) FROM generate_series(9001, 14000) g WHERE bloom_index_contains('fx_f', 'fx-' || g)"),
+			'<', 100, 'preloaded: the refused keys read as absent but for false positives');
+		$pre->safe_psql('postgres', "INSERT INTO fx SELECT 'fx-' || g FROM generate_series(9001, 9500) g");
+		is($pre->safe_psql('postgres', 'SELECT count(*) FROM fx'), '9500',
+			'preloaded: 500 more, under the capacity, go in');
+		is(index_false_negatives($pre, 'fx', 'fx_f', 'k'), '0', 'preloaded: every key is found');
+		$pre->stop;
+	}
+}
+
 done_testing();
