@@ -122,8 +122,16 @@ block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 		for (uint32_t c = (top + 1 < B ? top + 1 : B); c >= 1; c--)
 			occ[c] = occ[c] * c / B + occ[c - 1] * (B - c + 1) / B;
 		occ[0] = 0.0;
+
+		/*
+		 * A table of a stage with many hashes takes seconds (t up to 16 B,
+		 * B a step each), so the loop answers a cancel; the table is then
+		 * exactly as filled as tnext says, occ advanced to it, and the
+		 * next call goes on from there.
+		 */
+		br->tnext = t + 1;
+		bf_check_interrupts_every(t, 16);
 	}
-	br->tnext = upto + 1;
 	return br;
 }
 
