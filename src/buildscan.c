@@ -18,7 +18,7 @@
  * hashes, same final function: the same bytes as the plain plan, which
  * the regression test holds it to, form by form.
  *
- * Where it applies (bf_upper_paths): a SELECT whose one aggregate is
+ * Where it applies (bscan_upper_paths): a SELECT whose one aggregate is
  *
  *     bloom_agg(x [, [capacity,] fpr]), counting_bloom_agg(x [, [capacity,]
  *     fpr]) or cuckoo_agg(x [, [capacity,] fpr])
@@ -120,9 +120,12 @@ typedef struct BuildAgg
  */
 #define ELEM_EXPR (-1)
 
-/* does every Var of node belong to rel (relid), at this query level? */
+/*
+ * Has node a Var of another rel than relid's or of an outer query level,
+ * or a PlaceHolderVar?  (The walker stops at the first.)
+ */
 static bool
-vars_of_rel(Node *node, Index *relid)
+has_foreign_vars(Node *node, Index *relid)
 {
 	if (node == NULL)
 		return false;
@@ -130,14 +133,14 @@ vars_of_rel(Node *node, Index *relid)
 		return ((Var *) node)->varno != *relid || ((Var *) node)->varlevelsup != 0;
 	if (IsA(node, PlaceHolderVar))
 		return true;
-	return expression_tree_walker(node, vars_of_rel, (void *) relid);
+	return expression_tree_walker(node, has_foreign_vars, (void *) relid);
 }
 
 /* can the scan evaluate e on rel's row: no Var of another table, no sub-select? */
 static bool
 row_expression(Node *e, Index relid)
 {
-	return !contain_subplans(e) && !vars_of_rel(e, &relid);
+	return !contain_subplans(e) && !has_foreign_vars(e, &relid);
 }
 
 /*
@@ -276,18 +279,18 @@ element_var(Node *e)
 	return pgbf_element_column(e, 0, &elem);
 }
 
-static Plan *build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+static Plan *bscan_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 List *tlist, List *clauses, List *custom_plans);
-static Node *build_create_state(CustomScan *cscan);
+static Node *bscan_create_state(CustomScan *cscan);
 
-static const CustomPathMethods build_path_methods = {
+static const CustomPathMethods bscan_path_methods = {
 	.CustomName = BUILD_SCAN_NAME,
-	.PlanCustomPath = build_plan_path,
+	.PlanCustomPath = bscan_plan_path,
 };
 
-static const CustomScanMethods build_scan_methods = {
+static const CustomScanMethods bscan_scan_methods = {
 	.CustomName = BUILD_SCAN_NAME,
-	.CreateCustomScanState = build_create_state,
+	.CreateCustomScanState = bscan_create_state,
 };
 
 /*
@@ -387,7 +390,7 @@ eval_cost(PlannerInfo *root, Node *e, double rows)
 }
 
 static void
-bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
+bscan_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel,
 			   RelOptInfo *output_rel, void *extra)
 {
 	Query	   *parse = root->parse;
@@ -471,7 +474,7 @@ bf_upper_paths(PlannerInfo *root, UpperRelationKind stage, RelOptInfo *input_rel
 	cp->custom_paths = paths;
 	cp->custom_private = list_make4(b.aggref, makeInteger((int) input_rel->relid), elements,
 									filters);
-	cp->methods = &build_path_methods;
+	cp->methods = &bscan_path_methods;
 	add_path(output_rel, &cp->path);
 }
 
@@ -523,7 +526,7 @@ enum
 };
 
 static Plan *
-build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+bscan_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				List *tlist, List *clauses, List *custom_plans)
 {
 	Aggref	   *aggref = linitial(best_path->custom_private);
@@ -574,7 +577,7 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Assert(list_length(cscan->custom_private) == PRIVATE_NQUALS);
 	cscan->custom_private = list_concat(cscan->custom_private, nquals);
 	cscan->custom_relids = NULL;
-	cscan->methods = &build_scan_methods;
+	cscan->methods = &bscan_scan_methods;
 	return &cscan->scan.plan;
 }
 
@@ -582,7 +585,7 @@ build_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 
 
 /*
- * In the plan (build_plan_path): the RT index of table i (-1: the table
+ * In the plan (bscan_plan_path): the RT index of table i (-1: the table
  * the query names), table i's element and its WHERE clauses
  */
 static Index
@@ -644,37 +647,37 @@ typedef struct BuildScanState
 	HeapTupleData tuple;		/* what table->slot holds */
 	PgbfPending *pending;		/* the state; NULL until the first row */
 	uint64		seed;			/* its hash seed */
-	MemoryContext build_cxt;	/* the state and the result; reset at rescan */
+	MemoryContext bscan_cxt;	/* the state and the result; reset at rescan */
 	MemoryContext page_cxt;		/* detoasted values of one page */
 } BuildScanState;
 
-static void build_begin(CustomScanState *node, EState *estate, int eflags);
-static TupleTableSlot *build_exec(CustomScanState *node);
-static void build_end(CustomScanState *node);
-static void build_rescan(CustomScanState *node);
-static void build_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static void bscan_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *bscan_exec(CustomScanState *node);
+static void bscan_end(CustomScanState *node);
+static void bscan_rescan(CustomScanState *node);
+static void bscan_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 
-static const CustomExecMethods build_exec_methods = {
+static const CustomExecMethods bscan_exec_methods = {
 	.CustomName = BUILD_SCAN_NAME,
-	.BeginCustomScan = build_begin,
-	.ExecCustomScan = build_exec,
-	.EndCustomScan = build_end,
-	.ReScanCustomScan = build_rescan,
-	.ExplainCustomScan = build_explain,
+	.BeginCustomScan = bscan_begin,
+	.ExecCustomScan = bscan_exec,
+	.EndCustomScan = bscan_end,
+	.ReScanCustomScan = bscan_rescan,
+	.ExplainCustomScan = bscan_explain,
 };
 
 static Node *
-build_create_state(CustomScan *cscan)
+bscan_create_state(CustomScan *cscan)
 {
 	BuildScanState *st = palloc0(sizeof(BuildScanState));
 
 	NodeSetTag(st, T_CustomScanState);
-	st->css.methods = &build_exec_methods;
+	st->css.methods = &bscan_exec_methods;
 	return (Node *) st;
 }
 
 static void
-build_begin(CustomScanState *node, EState *estate, int eflags)
+bscan_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
@@ -727,7 +730,7 @@ build_begin(CustomScanState *node, EState *estate, int eflags)
 		if (t->element != NULL || t->qual != NULL)
 			t->slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(t->rel), &TTSOpsHeapTuple);
 	}
-	st->build_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
+	st->bscan_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan",
 										  ALLOCSET_DEFAULT_SIZES);
 	st->page_cxt = AllocSetContextCreate(estate->es_query_cxt, "bloomfilter build scan page",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -782,9 +785,9 @@ push_element(BuildScanState *st, Datum d, bool isnull)
 {
 	if (st->pending == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
+		MemoryContext old = MemoryContextSwitchTo(st->bscan_cxt);
 
-		st->pending = st->ops->agg_start(st->build_cxt, st->fpr, st->capacity, st->sized);
+		st->pending = st->ops->agg_start(st->bscan_cxt, st->fpr, st->capacity, st->sized);
 		st->seed = ((const BfHeader *) st->pending->flat)->seed;
 		MemoryContextSwitchTo(old);
 	}
@@ -828,7 +831,7 @@ push_table(BuildScanState *st, BuildTable *t)
 	TupleTableSlot *slot;
 	bool		page_mode = pgbf_heap_paged(t->rel);
 	BlockNumber done_block = InvalidBlockNumber;
-	MemoryContext old = MemoryContextSwitchTo(st->build_cxt);
+	MemoryContext old = MemoryContextSwitchTo(st->bscan_cxt);
 
 	st->table = t;
 	scan = pgbf_table_beginscan(t->rel, estate->es_snapshot);
@@ -865,7 +868,7 @@ push_table(BuildScanState *st, BuildTable *t)
 			{
 				MemoryContextSwitchTo(st->page_cxt);
 				push_element(st, d, null);
-				MemoryContextSwitchTo(st->build_cxt);
+				MemoryContextSwitchTo(st->bscan_cxt);
 				MemoryContextReset(st->page_cxt);
 			}
 		}
@@ -882,7 +885,7 @@ push_table(BuildScanState *st, BuildTable *t)
  * no state for no rows, as the final function makes it (typeops.h).
  */
 static Datum
-build_value(BuildScanState *st, bool *isnull)
+bscan_value(BuildScanState *st, bool *isnull)
 {
 	MemoryContext old;
 	Datum		result;
@@ -891,7 +894,7 @@ build_value(BuildScanState *st, bool *isnull)
 	for (int i = 0; i < st->ntables; i++)
 		push_table(st, &st->tables[i]);
 
-	old = MemoryContextSwitchTo(st->build_cxt);
+	old = MemoryContextSwitchTo(st->bscan_cxt);
 	result = st->ops->agg_finish(st->pending, st->fpr, st->capacity, st->sized);
 	*isnull = false;
 	MemoryContextSwitchTo(old);
@@ -908,12 +911,12 @@ store_value(BuildScanState *st, TupleTableSlot *slot)
 		slot->tts_values[i] = (Datum) 0;
 		slot->tts_isnull[i] = true;
 	}
-	slot->tts_values[0] = build_value(st, &slot->tts_isnull[0]);
+	slot->tts_values[0] = bscan_value(st, &slot->tts_isnull[0]);
 	return ExecStoreVirtualTuple(slot);
 }
 
 static TupleTableSlot *
-build_next(ScanState *ss)
+bscan_next(ScanState *ss)
 {
 	BuildScanState *st = (BuildScanState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
@@ -926,12 +929,12 @@ build_next(ScanState *ss)
 
 /*
  * EvalPlanQual (scanrelid 0: the recheck makes the row).  The plan never
- * has row marks of its own (bf_upper_paths), and a subquery holding it is
+ * has row marks of its own (bscan_upper_paths), and a subquery holding it is
  * rechecked from its saved row, so this is not expected to run; if it
  * does, the row is the aggregate's.
  */
 static bool
-build_recheck(ScanState *ss, TupleTableSlot *slot)
+bscan_recheck(ScanState *ss, TupleTableSlot *slot)
 {
 	BuildScanState *st = (BuildScanState *) ss;
 
@@ -941,30 +944,30 @@ build_recheck(ScanState *ss, TupleTableSlot *slot)
 }
 
 static TupleTableSlot *
-build_exec(CustomScanState *node)
+bscan_exec(CustomScanState *node)
 {
-	return ExecScan(&node->ss, build_next, build_recheck);
+	return ExecScan(&node->ss, bscan_next, bscan_recheck);
 }
 
 static void
-build_end(CustomScanState *node)
+bscan_end(CustomScanState *node)
 {
 }
 
 static void
-build_rescan(CustomScanState *node)
+bscan_rescan(CustomScanState *node)
 {
 	BuildScanState *st = (BuildScanState *) node;
 
 	ExecClearTuple(node->ss.ss_ScanTupleSlot);
-	MemoryContextReset(st->build_cxt);
+	MemoryContextReset(st->bscan_cxt);
 	st->pending = NULL;
 	st->done = false;
 	ExecScanReScan(&node->ss);
 }
 
 static void
-build_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+bscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BuildScanState *st = (BuildScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
@@ -1024,7 +1027,7 @@ pgbf_build_scan_init(void)
 							 "column a heap page at a time, in place of the Agg node.",
 							 &enable_build_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
-	RegisterCustomScanMethods(&build_scan_methods);
+	RegisterCustomScanMethods(&bscan_scan_methods);
 	prev_upper_paths_hook = create_upper_paths_hook;
-	create_upper_paths_hook = bf_upper_paths;
+	create_upper_paths_hook = bscan_upper_paths;
 }

@@ -13,7 +13,7 @@
  * tuples that pass, in order, through the usual ExecScan (other quals,
  * projection).
  *
- * Where it applies (bf_rel_pathlist): a SELECT without row locks, a plain
+ * Where it applies (pscan_rel_pathlist): a SELECT without row locks, a plain
  * table (or materialized view) scanned whole, and a qual
  *
  *     [NOT] contains(filter, column)    or the operators @> and <@
@@ -249,18 +249,18 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 
 /* ---- planning ---- */
 
-static Plan *bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+static Plan *pscan_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 						  List *tlist, List *clauses, List *custom_plans);
-static Node *bf_create_state(CustomScan *cscan);
+static Node *pscan_create_state(CustomScan *cscan);
 
-static const CustomPathMethods bf_path_methods = {
+static const CustomPathMethods pscan_path_methods = {
 	.CustomName = PROBE_SCAN_NAME,
-	.PlanCustomPath = bf_plan_path,
+	.PlanCustomPath = pscan_plan_path,
 };
 
-static const CustomScanMethods bf_scan_methods = {
+static const CustomScanMethods pscan_scan_methods = {
 	.CustomName = PROBE_SCAN_NAME,
-	.CreateCustomScanState = bf_create_state,
+	.CreateCustomScanState = pscan_create_state,
 };
 
 /*
@@ -360,7 +360,7 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 #endif
 	cp->custom_paths = NIL;
 	cp->custom_private = list_make1(rinfo);
-	cp->methods = &bf_path_methods;
+	cp->methods = &pscan_path_methods;
 	if (parallel_workers > 0)
 		add_partial_path(rel, &cp->path);
 	else
@@ -368,7 +368,7 @@ add_probe_path(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo,
 }
 
 static void
-bf_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
+pscan_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti, RangeTblEntry *rte)
 {
 	ListCell   *lc;
 
@@ -468,7 +468,7 @@ enum
 };
 
 static Plan *
-bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+pscan_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			 List *tlist, List *clauses, List *custom_plans)
 {
 	RestrictInfo *probe = linitial(best_path->custom_private);
@@ -500,7 +500,7 @@ bf_plan_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	Assert(list_length(cscan->custom_private) == PRIV_COUNT);
 	cscan->custom_scan_tlist = NIL;
 	cscan->custom_relids = NULL;
-	cscan->methods = &bf_scan_methods;
+	cscan->methods = &pscan_scan_methods;
 	return &cscan->scan.plan;
 }
 
@@ -541,41 +541,41 @@ typedef struct ProbeScanState
 #define ANSWER_PASS 1
 #define ANSWER_FAIL 2
 
-static void bf_begin(CustomScanState *node, EState *estate, int eflags);
-static TupleTableSlot *bf_exec(CustomScanState *node);
-static void bf_end(CustomScanState *node);
-static void bf_rescan(CustomScanState *node);
-static void bf_explain(CustomScanState *node, List *ancestors, ExplainState *es);
-static Size bf_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
-static void bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
-static void bf_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
-static void bf_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void pscan_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *pscan_exec(CustomScanState *node);
+static void pscan_end(CustomScanState *node);
+static void pscan_rescan(CustomScanState *node);
+static void pscan_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static Size pscan_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void pscan_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void pscan_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void pscan_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 
-static const CustomExecMethods bf_exec_methods = {
+static const CustomExecMethods pscan_exec_methods = {
 	.CustomName = PROBE_SCAN_NAME,
-	.BeginCustomScan = bf_begin,
-	.ExecCustomScan = bf_exec,
-	.EndCustomScan = bf_end,
-	.ReScanCustomScan = bf_rescan,
-	.EstimateDSMCustomScan = bf_estimate_dsm,
-	.InitializeDSMCustomScan = bf_initialize_dsm,
-	.ReInitializeDSMCustomScan = bf_reinitialize_dsm,
-	.InitializeWorkerCustomScan = bf_initialize_worker,
-	.ExplainCustomScan = bf_explain,
+	.BeginCustomScan = pscan_begin,
+	.ExecCustomScan = pscan_exec,
+	.EndCustomScan = pscan_end,
+	.ReScanCustomScan = pscan_rescan,
+	.EstimateDSMCustomScan = pscan_estimate_dsm,
+	.InitializeDSMCustomScan = pscan_initialize_dsm,
+	.ReInitializeDSMCustomScan = pscan_reinitialize_dsm,
+	.InitializeWorkerCustomScan = pscan_initialize_worker,
+	.ExplainCustomScan = pscan_explain,
 };
 
 static Node *
-bf_create_state(CustomScan *cscan)
+pscan_create_state(CustomScan *cscan)
 {
 	ProbeScanState *st = palloc0(sizeof(ProbeScanState));
 
 	NodeSetTag(st, T_CustomScanState);
-	st->css.methods = &bf_exec_methods;
+	st->css.methods = &pscan_exec_methods;
 	return (Node *) st;
 }
 
 static void
-bf_begin(CustomScanState *node, EState *estate, int eflags)
+pscan_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	ProbeScanState *st = (ProbeScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
@@ -829,7 +829,7 @@ skip_failing(ProbeScanState *st, TableScanDesc scan)
 }
 
 static TupleTableSlot *
-bf_next(ScanState *ss)
+pscan_next(ScanState *ss)
 {
 	ProbeScanState *st = (ProbeScanState *) ss;
 	EState	   *estate = ss->ps.state;
@@ -883,7 +883,7 @@ bf_next(ScanState *ss)
 
 /* EvalPlanQual: the probe on the row as it is now */
 static bool
-bf_recheck(ScanState *ss, TupleTableSlot *slot)
+pscan_recheck(ScanState *ss, TupleTableSlot *slot)
 {
 	ProbeScanState *st = (ProbeScanState *) ss;
 	bool		isnull;
@@ -896,13 +896,13 @@ bf_recheck(ScanState *ss, TupleTableSlot *slot)
 }
 
 static TupleTableSlot *
-bf_exec(CustomScanState *node)
+pscan_exec(CustomScanState *node)
 {
-	return ExecScan(&node->ss, bf_next, bf_recheck);
+	return ExecScan(&node->ss, pscan_next, pscan_recheck);
 }
 
 static void
-bf_end(CustomScanState *node)
+pscan_end(CustomScanState *node)
 {
 	ProbeScanState *st = (ProbeScanState *) node;
 
@@ -914,7 +914,7 @@ bf_end(CustomScanState *node)
 }
 
 static void
-bf_rescan(CustomScanState *node)
+pscan_rescan(CustomScanState *node)
 {
 	ProbeScanState *st = (ProbeScanState *) node;
 
@@ -932,14 +932,14 @@ bf_rescan(CustomScanState *node)
  * allocates the shared state (coordinate) and finds it in the workers.
  */
 static Size
-bf_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+pscan_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
 	return table_parallelscan_estimate(node->ss.ss_currentRelation,
 									   node->ss.ps.state->es_snapshot);
 }
 
 static void
-bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+pscan_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	ParallelTableScanDesc pscan = (ParallelTableScanDesc) coordinate;
 
@@ -949,21 +949,21 @@ bf_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate
 }
 
 static void
-bf_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+pscan_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
 									(ParallelTableScanDesc) coordinate);
 }
 
 static void
-bf_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+pscan_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
 	node->ss.ss_currentScanDesc = pgbf_table_beginscan_parallel(node->ss.ss_currentRelation,
 														   (ParallelTableScanDesc) coordinate);
 }
 
 static void
-bf_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+pscan_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	List	   *context;
@@ -1010,7 +1010,7 @@ pgbf_scan_init(void)
 							 "page at a time, overlapping the filter's cache misses.",
 							 &enable_probe_scan, true, PGC_USERSET, 0,
 							 NULL, NULL, NULL);
-	RegisterCustomScanMethods(&bf_scan_methods);
+	RegisterCustomScanMethods(&pscan_scan_methods);
 	prev_rel_pathlist_hook = set_rel_pathlist_hook;
-	set_rel_pathlist_hook = bf_rel_pathlist;
+	set_rel_pathlist_hook = pscan_rel_pathlist;
 }
