@@ -35,14 +35,12 @@ typedef char counting_header_is_64_bytes[(sizeof(CountingBloom) == COUNTING_HEAD
  * included): one model, so the two types' rates mean the same thing.
  *
  * Unlike a bloomfilter's bits, counters compress: most are 0 or 1, and
- * the packed layout (counting.h) stores a 4-bit counter in about 1.4 bits
- * (TOAST's pglz took 2 to 2.5).  The fewer
- * hashes per element, the more counters stay at zero, so the sizing takes
- * the fewest hashes that need at most COUNTING_SLACK_PERMILLE per mille (10%) more
- * counters than the smallest geometry.  At 1% and a million elements that
- * is k = 4 in 7% more counters, against k = 6: 2.38 MB stored instead of
- * 2.99 MB under pglz, and every add, remove and count touches 4 counters,
- * not 6.
+ * the packed layout (counting.h) stores a 4-bit counter in fewer bits
+ * than TOAST's pglz would.  The fewer hashes per element, the more
+ * counters stay at zero, so the sizing takes the fewest hashes that need
+ * at most COUNTING_SLACK_PERMILLE per mille more counters than the
+ * smallest geometry: a few more counters, stored smaller, and every add,
+ * remove and count touches fewer of them.
  */
 #define COUNTING_SLACK_PERMILLE 100
 
@@ -315,8 +313,9 @@ block_increment(uint8_t *block, uint64_t h, uint32_t k)
  * 4c .. 4c+3 of the block, so 1 << (4c - 64 i) in every lane i at once
  * (VPSLLVQ gives 0 where that is not 0 .. 63) builds h's set of counters,
  * the saturated ones are found lane by lane with shifts, and one add moves
- * them all.  The same counters and bytes as the scalar copy; 3x faster
- * hot, 2x in a 12 MB filter (bench/micro.c, "counting add batch").
+ * them all, where the scalar copy moves one counter at a time.  The same
+ * counters and bytes as the scalar copy (bench/micro.c, "counting add
+ * batch", compares them).
  */
 BF_TARGET_AVX512 static inline __m512i
 block_mask_avx512(uint64_t h, uint32_t k)
@@ -397,8 +396,8 @@ add_one(CountingBloom *f, uint64_t h, bool avx512)
  * every add's critical path), which makes sorted adds faster and random
  * ones no slower (bench/micro.c, "counting add sorted").  The
  * baseline copy does not: its block is eight registers besides the eight
- * of the mask, and holding them was slower for random order (10.7 -> 12.3
- * ns) for no gain in ascending order.  The bytes are those of one add
+ * of the mask, too many to hold without spilling, which costs random
+ * order more than ascending order gains.  The bytes are those of one add
  * after another.
  */
 BF_TARGET_AVX512 static inline void

@@ -916,8 +916,8 @@ add_rest(CuckooFilter *f, const CuckooGeom *g, const uint64_t *src, size_t n,
  * first four hashes' fingerprints, in slot order (an empty table is all
  * zero bits, so a fingerprint is ORed in).  That pass has no branch on
  * the data: whether a hash starts a bucket, fits in it, or goes on is a
- * coin toss for random hashes, and the branches a compiler makes of it
- * would cost a fifth of the pass.  A hash that does not fit is ORed in as zero and goes on, still ascending,
+ * coin toss for random hashes, so a branch on it would be mispredicted
+ * half the time.  A hash that does not fit is ORed in as zero and goes on, still ascending,
  * to the second pass, which puts each in its second bucket if that has
  * room (buckets prefetched as in cuckoo_add_hashes); what is left after
  * that is inserted the usual way (search, then walk), where it may park

@@ -114,8 +114,8 @@
  * cuckoo_add_hashes loads ahead the buckets an insert's search will look
  * at only in a table at least this big.  In a smaller one the buckets
  * mostly come from the caches, and working out which to load costs more
- * than it saves (on this project's machines loading ahead slowed tables
- * under about 10 MB and sped up bigger ones).  A build may set it
+ * than it saves; past the last-level cache the loads are misses, which
+ * loading ahead overlaps.  A build may set it
  * (bench/micro.sh with MICRO_CFLAGS, MICRO_CUCKOO_N) to measure again.
  */
 #ifndef CUCKOO_SEARCH_PREFETCH_MIN_BYTES

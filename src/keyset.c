@@ -50,7 +50,7 @@ keyset_queue_target(const KeySet *ks, size_t queued)
 /* ---- sorting ---- */
 
 /* bucket-sort digits: the top bits of a value, then the bits below them */
-#define SORT_MAX_TOP_BITS	10		/* 1024 buckets: measured faster than 4096 for 1M-4M */
+#define SORT_MAX_TOP_BITS	10		/* 1024 buckets: their counts stay in L1 */
 #define SORT_MAX_SUB_BITS	12
 #define SORT_TOP_TARGET		9		/* aim for ~2^9 values per top bucket */
 #define SORT_SMALL			32		/* insertion sort alone up to this */

@@ -47,8 +47,9 @@ static int	n_block_rate_tables;
 /*
  * The tables for (B, k), filled at least up to t = tneed (capped at tmax).
  * They are extended only as far as asked (doubling), since most geometries
- * need t up to a few times B: the first filter of a backend is then sized
- * in milliseconds instead of spending ~10 ms per k on the whole table.
+ * need t up to a few times B, and the whole table costs O(tmax B) per k:
+ * the first filter of a backend is sized without filling tables it does
+ * not read.
  */
 static const BlockRates *
 block_rates(uint32_t B, uint32_t k, uint64_t tneed)
@@ -319,8 +320,8 @@ best_rate(uint64_t n, uint64_t ncells, uint32_t block_cells, uint32_t *best_k)
 }
 
 /*
- * Sizing searches the model tens of times: about 0.2 ms for a small filter,
- * more for a big one.  A query that creates one filter per group (bloom_agg
+ * Sizing searches the model tens of times, each a sum over a block's
+ * loads.  A query that creates one filter per group (bloom_agg
  * with GROUP BY, bloom_create in a select list) mostly asks for the same few
  * geometries over and over, so the answers are kept, by their inputs, in a
  * small direct-mapped table.
