@@ -95,6 +95,9 @@ bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_DATUM(pgbf_pending_datum(p));
 }
 
+/*
+ * defines bloom_agg_trans_text, bloom_agg_trans_int8 and bloom_agg_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(bloom_agg_trans, bloom_agg_trans_impl)
 
 static Datum
@@ -103,6 +106,9 @@ bloom_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	return pgbf_keyset_trans(fcinfo, BF_KIND_BLOOM, kind);
 }
 
+/*
+ * defines bloom_keyset_trans_text, bloom_keyset_trans_int8 and bloom_keyset_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(bloom_keyset_trans, bloom_keyset_trans_impl)
 
 /*

@@ -14,6 +14,7 @@
 #include "pg_common.h"
 #include "typeops.h"
 
+/* defines bloomfilter_in, bloomfilter_recv and bloomfilter_from_bytea */
 PGBF_INPUT_FUNCS(bloomfilter, bloom_check, "bloomfilter")
 
 /*
@@ -174,6 +175,7 @@ bloom_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(pgbf_bloom_add(f, h, CurrentMemoryContext, true));
 }
 
+/* defines bloom_add_text, bloom_add_int8 and bloom_add_uuid */
 PGBF_ELEM_ENTRY_POINTS(bloom_add, bloom_add_impl)
 
 /* one copy of f for the whole array, not one per element */
@@ -206,6 +208,7 @@ bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
 }
 
+/* defines bloom_contains_text, bloom_contains_int8 and bloom_contains_uuid */
 PGBF_ELEM_ENTRY_POINTS(bloom_contains, bloom_contains_impl)
 
 /* bloom_contains(f, xs[]): one answer per element, misses overlapped */
@@ -224,6 +227,9 @@ bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(bloom_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
 }
 
+/*
+ * defines bloom_contained_text, bloom_contained_int8 and bloom_contained_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(bloom_contained, bloom_contained_impl)
 
 /*

@@ -22,6 +22,7 @@
 #include "typeops.h"
 
 /* the one checker every input path (text, binary, bytea) runs */
+/* defines countingbloom_in, countingbloom_recv and countingbloom_from_bytea */
 PGBF_INPUT_FUNCS(countingbloom, counting_check, "countingbloom")
 
 /*
@@ -159,6 +160,9 @@ counting_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	return counting_result(f);
 }
 
+/*
+ * defines counting_bloom_add_text, counting_bloom_add_int8 and counting_bloom_add_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_add, counting_add_impl)
 
 /*
@@ -236,6 +240,9 @@ counting_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	return counting_result(f);
 }
 
+/*
+ * defines counting_bloom_remove_text, counting_bloom_remove_int8 and counting_bloom_remove_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_remove, counting_remove_impl)
 
 /*
@@ -321,6 +328,9 @@ counting_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(counting_probe_arg(fcinfo, 0, 1, kind));
 }
 
+/*
+ * defines counting_bloom_contains_text, counting_bloom_contains_int8 and counting_bloom_contains_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contains, counting_contains_impl)
 
 static void
@@ -363,6 +373,9 @@ counting_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(counting_probe_arg(fcinfo, 1, 0, kind));
 }
 
+/*
+ * defines counting_bloom_contained_text, counting_bloom_contained_int8 and counting_bloom_contained_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_contained, counting_contained_impl)
 
 /*
@@ -405,6 +418,9 @@ counting_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_INT32(count);
 }
 
+/*
+ * defines counting_bloom_count_text, counting_bloom_count_int8 and counting_bloom_count_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_count, counting_count_impl)
 
 /*
@@ -473,6 +489,9 @@ counting_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	return pgbf_keyset_trans(fcinfo, BF_KIND_COUNTING, kind);
 }
 
+/*
+ * defines counting_bloom_keyset_trans_text, counting_bloom_keyset_trans_int8 and counting_bloom_keyset_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(counting_bloom_keyset_trans, counting_keyset_trans_impl)
 
 /*

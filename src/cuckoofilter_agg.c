@@ -26,6 +26,9 @@ cuckoo_keyset_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	return pgbf_keyset_trans(fcinfo, BF_KIND_CUCKOO, kind);
 }
 
+/*
+ * defines cuckoo_keyset_trans_text, cuckoo_keyset_trans_int8 and cuckoo_keyset_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_keyset_trans, cuckoo_keyset_trans_impl)
 
 /*

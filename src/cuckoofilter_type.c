@@ -14,6 +14,7 @@
 #include "typeops.h"
 
 /* text input, binary receive and the bytea cast, all through cuckoo_check */
+/* defines cuckoofilter_in, cuckoofilter_recv and cuckoofilter_from_bytea */
 PGBF_INPUT_FUNCS(cuckoofilter, cuckoo_check, "cuckoofilter")
 
 /*
@@ -191,6 +192,7 @@ cuckoo_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(pgbf_cuckoo_add(f, h, CurrentMemoryContext, true));
 }
 
+/* defines cuckoo_add_text, cuckoo_add_int8 and cuckoo_add_uuid */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_add, cuckoo_add_impl)
 
 /* one copy of f for the whole array, not one per element */
@@ -229,6 +231,7 @@ cuckoo_remove_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(f);
 }
 
+/* defines cuckoo_remove_text, cuckoo_remove_int8 and cuckoo_remove_uuid */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_remove, cuckoo_remove_impl)
 
 /*
@@ -299,6 +302,9 @@ cuckoo_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(cuckoo_probe_arg(fcinfo, 0, 1, kind));
 }
 
+/*
+ * defines cuckoo_contains_text, cuckoo_contains_int8 and cuckoo_contains_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_contains, cuckoo_contains_impl)
 
 /* cuckoo_contains(f, xs[]): one answer per element */
@@ -315,6 +321,9 @@ cuckoo_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(cuckoo_probe_arg(fcinfo, 1, 0, kind));
 }
 
+/*
+ * defines cuckoo_contained_text, cuckoo_contained_int8 and cuckoo_contained_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_contained, cuckoo_contained_impl)
 
 /*
@@ -335,6 +344,7 @@ cuckoo_count_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_INT32((int32) Min(n, (uint32) PG_INT32_MAX));
 }
 
+/* defines cuckoo_count_text, cuckoo_count_int8 and cuckoo_count_uuid */
 PGBF_ELEM_ENTRY_POINTS(cuckoo_count, cuckoo_count_impl)
 
 /*

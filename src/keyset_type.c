@@ -13,6 +13,7 @@
 #include "keyset_sql.h"
 #include "pg_common.h"
 
+/* defines bloom_keyset_in, bloom_keyset_recv and bloom_keyset_from_bytea */
 PGBF_INPUT_FUNCS(bloom_keyset, keyset_check, "bloom_keyset")
 
 void

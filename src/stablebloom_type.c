@@ -26,6 +26,7 @@
 #include "stable.h"
 
 /* the one checker every input path (text, binary, bytea) runs */
+/* defines stablebloom_in, stablebloom_recv and stablebloom_from_bytea */
 PGBF_INPUT_FUNCS(stablebloom, stable_check, "stablebloom")
 
 /*
@@ -86,6 +87,9 @@ stable_bloom_add_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(f);
 }
 
+/*
+ * defines stable_bloom_add_text, stable_bloom_add_int8 and stable_bloom_add_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(stable_bloom_add, stable_bloom_add_impl)
 
 /* the array's elements in order, one copy of f for the whole array */
@@ -155,6 +159,9 @@ stable_bloom_contains_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(stable_contains_hash(f, pgbf_hash_arg(fcinfo, 1, kind, f->hdr.seed)));
 }
 
+/*
+ * defines stable_bloom_contains_text, stable_bloom_contains_int8 and stable_bloom_contains_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(stable_bloom_contains, stable_bloom_contains_impl)
 
 /* x <@ f: the commutator, element first */
@@ -170,6 +177,9 @@ stable_bloom_contained_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_BOOL(stable_contains_hash(f, pgbf_hash_arg(fcinfo, 0, kind, f->hdr.seed)));
 }
 
+/*
+ * defines stable_bloom_contained_text, stable_bloom_contained_int8 and stable_bloom_contained_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(stable_bloom_contained, stable_bloom_contained_impl)
 
 /*
@@ -304,6 +314,9 @@ stable_bloom_agg_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(f);
 }
 
+/*
+ * defines stable_bloom_agg_trans_text, stable_bloom_agg_trans_int8 and stable_bloom_agg_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(stable_bloom_agg_trans, stable_bloom_agg_trans_impl)
 
 /*
@@ -353,6 +366,9 @@ stable_bloom_seen_trans_impl(FunctionCallInfo fcinfo, PgbfElem kind)
 	PG_RETURN_POINTER(f);
 }
 
+/*
+ * defines stable_bloom_seen_trans_text, stable_bloom_seen_trans_int8 and stable_bloom_seen_trans_uuid
+ */
 PGBF_ELEM_ENTRY_POINTS(stable_bloom_seen_trans, stable_bloom_seen_trans_impl)
 
 /*
