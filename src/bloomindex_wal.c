@@ -5,9 +5,9 @@
  *
  * Generic WAL logs a page by comparing it, all 8 kB, with a copy taken
  * before the change; for an index whose every write sets a few bits in a
- * few 64-byte blocks of many pages, that compare and copy were most of a
- * commit's work.  This record says what changed instead: per page, its
- * special space after the change and each add as (block slot, hash),
+ * few 64-byte blocks of many pages, that compare and copy is 16 kB of
+ * memory traffic for a few bytes changed.  This record says what changed
+ * instead: per page, its special space after the change and each add as (block slot, hash),
  * which redo sets again with the same bloom_block_set the writer used
  * (bfidx_apply_change), so a replayed page equals the written one.  A
  * metapage in the record carries the new pool of the stage whose pages
@@ -30,7 +30,7 @@
 #include "storage/bufmgr.h"
 #include "utils/guc.h"
 
-#include "bloomindex.h"
+#include "bloomindex_int.h"
 
 #ifdef PGBF_CUSTOM_WAL
 #include "access/bufmask.h"
@@ -89,7 +89,7 @@ bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o, uint32 nhashe
 {
 	if (init)
 		bfidx_init_data_page(page);
-	memcpy(opaque_of(page), o, sizeof(BfIdxPageOpaque));
+	memcpy(bfidx_opaque_of(page), o, sizeof(BfIdxPageOpaque));
 	for (int i = 0; i < nadds; i++)
 	{
 		uint16		slot;
@@ -100,7 +100,7 @@ bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o, uint32 nhashe
 		/* redo of a damaged record must not write past the page */
 		if (slot >= BFIDX_BLOCKS_PER_PAGE)
 			elog(PANIC, "bloomfilter index WAL: block slot %u out of range", slot);
-		bloom_block_set(block_of(page, slot), h, nhashes);
+		bloom_block_set(bfidx_block_of(page, slot), h, nhashes);
 	}
 }
 
@@ -144,7 +144,7 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	}
 	if (BufferIsValid(metabuf))
 	{
-		meta_of(BufferGetPage(metabuf))->stages[stage].pool = pool;
+		bfidx_meta_of(BufferGetPage(metabuf))->stages[stage].pool = pool;
 		MarkBufferDirty(metabuf);
 	}
 
@@ -214,7 +214,7 @@ redo_add(XLogReaderState *record)
 				memcpy(&wm, data, sizeof(wm));
 				if (wm.stage >= BLOOM_MAX_STAGES)
 					elog(PANIC, "bloomfilter index WAL: stage %u out of range", wm.stage);
-				meta_of(BufferGetPage(buf))->stages[wm.stage].pool = wm.pool;
+				bfidx_meta_of(BufferGetPage(buf))->stages[wm.stage].pool = wm.pool;
 				PageSetLSN(BufferGetPage(buf), lsn);
 				MarkBufferDirty(buf);
 			}

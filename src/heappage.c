@@ -55,20 +55,6 @@ pgbf_heap_scan_skip_to(TableScanDesc scan, int i)
 }
 
 bool
-pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off, HeapTuple tup)
-{
-	ItemId		lp = PageGetItemId(page, off);
-
-	if (!ItemIdIsNormal(lp))
-		return false;
-	tup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	tup->t_len = ItemIdGetLength(lp);
-	tup->t_tableOid = RelationGetRelid(rel);
-	ItemPointerSet(&tup->t_self, block, off);
-	return true;
-}
-
-bool
 pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
 			   AttrNumber attno, Datum *d, bool *isnull)
 {

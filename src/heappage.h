@@ -17,6 +17,8 @@
 #include "storage/bufpage.h"
 #include "utils/relcache.h"
 
+#include "pg_common.h"
+
 typedef struct PgbfHeapPage
 {
 	Page		page;			/* pinned by the scan while it is on it */
@@ -39,12 +41,10 @@ extern bool pgbf_heap_scan_page(TableScanDesc scan, BlockNumber block, PgbfHeapP
 extern void pgbf_heap_scan_skip_to(TableScanDesc scan, int i);
 
 /*
- * The tuple at offset off of a heap page the caller has pinned (a visible
- * one, from pgbf_heap_scan_page), pointing into the page, and its column
- * attno; false if its line pointer is not a normal one
+ * Column attno of the tuple at offset off of a heap page the caller has
+ * pinned (a visible one, from pgbf_heap_scan_page); false if its line
+ * pointer is not a normal one (pgbf_page_tuple, pg_common.h)
  */
-extern bool pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off,
-							HeapTuple tup);
 extern bool pgbf_page_attr(Relation rel, Page page, BlockNumber block, OffsetNumber off,
 						   AttrNumber attno, Datum *d, bool *isnull);
 

@@ -415,3 +415,17 @@ bf_value_ge(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(value_cmp(fcinfo) >= 0);
 }
+
+bool
+pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off, HeapTuple tup)
+{
+	ItemId		lp = PageGetItemId(page, off);
+
+	if (!ItemIdIsNormal(lp))
+		return false;
+	tup->t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tup->t_len = ItemIdGetLength(lp);
+	tup->t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tup->t_self, block, off);
+	return true;
+}

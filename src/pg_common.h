@@ -10,10 +10,13 @@
 #include "pg_compat.h"
 
 #include "access/detoast.h"
+#include "access/htup.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "storage/bufpage.h"
 #include "utils/array.h"
 #include "utils/expandeddatum.h"
+#include "utils/relcache.h"
 
 #include "bfcore.h"
 
@@ -494,5 +497,14 @@ extern void pgbf_check_status(BfStatus st, const char *msg);
  */
 extern bool pgbf_url_changes(const char *src, size_t len);
 extern size_t pgbf_url_normalize_into(const char *src, size_t len, char *dst);
+
+/*
+ * The tuple at offset off of heap page page (block block of rel), pointing
+ * into the page, which the caller keeps pinned (or a copy of); false if
+ * its line pointer is not a normal one.  For the scans that read a heap
+ * page at a time and the index build, which does too.
+ */
+extern bool pgbf_page_tuple(Relation rel, Page page, BlockNumber block, OffsetNumber off,
+							HeapTuple tup);
 
 #endif							/* PG_COMMON_H */

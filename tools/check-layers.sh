@@ -7,7 +7,7 @@
 #   (module)
 #
 # A module is a .c file with its .h (a type's *_type.c, *_agg.c and
-# *_sql.h are one module); module A depends on B when a file of A includes
+# *_sql.h are one module, and so are the index's bloomindex*.[ch]); module A depends on B when a file of A includes
 # a header of B.  Fails on a dependency cycle, on a file that includes a
 # header of a higher layer, and on a core file that includes anything of
 # PostgreSQL's or of the glue.
@@ -20,6 +20,7 @@ module() {
 	b=${b%.*}
 	case $b in
 		*_type | *_agg | *_sql) echo "${b%_*}_glue" ;;
+		bloomindex*) echo bloomindex ;;
 		*) echo "$b" ;;
 	esac
 }
@@ -27,7 +28,7 @@ module() {
 layer() {
 	case $1 in
 		pg_compat | pg_common | elements | argcache | aggstate | typeops) echo 1 ;;
-		*_glue | bloomindex | bloomindex_wal) echo 2 ;;
+		*_glue | bloomindex) echo 2 ;;
 		funcs) echo 3 ;;
 		scan | buildscan | heappage) echo 4 ;;
 		module) echo 5 ;;

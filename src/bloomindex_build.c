@@ -1,0 +1,342 @@
+/*
+ * bloomindex_build.c
+ *		CREATE INDEX and REINDEX of a bloomfilter index (ambuild), and the
+ *		init fork of an unlogged one (ambuildempty).
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "catalog/pg_am.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/procarray.h"
+#include "utils/memutils.h"
+
+#include "bloomindex_int.h"
+
+/* ---- the access method ---- */
+
+typedef struct BfIdxBuildState
+{
+	BfIdxHasher hasher;
+	uint64	   *h;
+	int			n;
+	int			max;
+	double		indtuples;
+	MemoryContext tmpcxt;
+	BloomFilter *local;			/* stage 0 in memory, or NULL: in the pages */
+	void	   *local_alloc;
+} BfIdxBuildState;
+
+/*
+ * Write the in-memory stage 0 of a build into its pages: each page that
+ * holds a bit gets its blocks, their rate units and bits, and a budget.
+ * The adds were checked against the whole stage's limit, as a value's
+ * are; a page's budget is its base share or what it holds, whichever is
+ * more, if the limit allows that for every page, else what it holds plus
+ * an equal share of what is left; the pool keeps the rest, and a page
+ * left empty gets its budget (page_share a block) when first written.
+ */
+static void
+build_write_local(Relation index, BloomFilter *f)
+{
+	BfIdxMeta	meta;
+	BfIdxStage *s;
+	const uint8 *bits = bloom_stage_bits_const(f, 0);
+	uint64		nblocks;
+	uint64		held = 0,
+				want = 0,
+				given = 0,
+				share;
+	uint64	   *units;
+	Buffer		metabuf;
+
+	bfidx_read_meta(index, &meta);
+	s = &meta.stages[0];
+	nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+	units = palloc_extended(sizeof(uint64) * s->npages, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (uint64 b = 0; b < nblocks; b++)
+	{
+		units[b / BFIDX_BLOCKS_PER_PAGE] +=
+			bloom_block_units((const uint64 *) (bits + b * BFIDX_BLOCK_BYTES), &s->geo);
+		bfidx_check_interrupts_every(b, BFIDX_BLOCKS_PER_CHECK);
+	}
+	share = s->page_share;
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		held += units[p];
+		want += Max(share * bfidx_page_blocks(s, p), units[p]);
+	}
+	if (want > BLOOM_RATE_LIMIT)
+		share = (BLOOM_RATE_LIMIT - Min(held, BLOOM_RATE_LIMIT)) / nblocks;
+
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		uint32		nb = bfidx_page_blocks(s, p);
+		const uint8 *src = bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES;
+		uint64		set = bf_popcount_bytes(src, (size_t) nb * BFIDX_BLOCK_BYTES);
+		uint64		budget = want > BLOOM_RATE_LIMIT ? units[p] + share * nb
+			: Max(share * nb, units[p]);
+		Buffer		buf;
+		Page		page;
+		BfIdxPageOpaque *o;
+
+		given += budget;
+		/* an empty page stays zero (the last is always written) */
+		if (set == 0 && p != s->npages - 1)
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		bfidx_init_stage_page(page, &meta, 0, p);
+		memcpy(bfidx_block_of(page, 0), src, (size_t) nb * BFIDX_BLOCK_BYTES);
+		o = bfidx_opaque_of(page);
+		o->units = units[p];
+		o->bits_set = set;
+		o->budget = budget;
+		MarkBufferDirty(buf);
+		UnlockReleaseBuffer(buf);
+	}
+	pfree(units);
+
+	metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	bfidx_meta_of(BufferGetPage(metabuf))->stages[0].page_share = share;
+	bfidx_meta_of(BufferGetPage(metabuf))->stages[0].pool = BLOOM_RATE_LIMIT - Min(given, BLOOM_RATE_LIMIT);
+	MarkBufferDirty(metabuf);
+	UnlockReleaseBuffer(metabuf);
+}
+
+static void
+build_flush(Relation index, BfIdxBuildState *bs)
+{
+	if (bs->local != NULL)
+	{
+		BloomAddResult r;
+		size_t		done = bloom_add_hashes(bs->local, bs->h, bs->n, &r);
+
+		if (done == (size_t) bs->n)
+		{
+			bs->n = 0;
+			return;
+		}
+		/* stage 0 is full: it goes to the pages, the rest follow there */
+		build_write_local(index, bs->local);
+		pfree(bs->local_alloc);
+		bs->local = NULL;
+		memmove(bs->h, bs->h + done, sizeof(uint64) * (bs->n - done));
+		bs->n -= (int) done;
+	}
+	bfidx_add_hashes(index, bs->h, bs->n, false);
+	bs->n = 0;
+}
+
+static void
+build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
+{
+	MemoryContext old;
+	uint64	   *h;
+	int			n;
+
+	/* a scalar: no array of one (a reset of an unused context is free) */
+	if (!OidIsValid(bs->hasher.elemtype))
+	{
+		uint64		h1;
+
+		old = MemoryContextSwitchTo(bs->tmpcxt);
+		h1 = bfidx_hash_one(&bs->hasher, key);
+		MemoryContextSwitchTo(old);
+		if (bs->n == bs->max)
+			build_flush(index, bs);
+		bs->h[bs->n++] = h1;
+		bs->indtuples += 1;
+		MemoryContextReset(bs->tmpcxt);
+		return;
+	}
+	old = MemoryContextSwitchTo(bs->tmpcxt);
+	h = bfidx_hash_key(&bs->hasher, key, &n);
+	MemoryContextSwitchTo(old);
+	for (int i = 0; i < n; i++)
+	{
+		if (bs->n == bs->max)
+			build_flush(index, bs);
+		bs->h[bs->n++] = h[i];
+	}
+	bs->indtuples += n;
+	MemoryContextReset(bs->tmpcxt);
+}
+
+static void
+build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+			   bool tupleIsAlive, void *state)
+{
+	if (!isnull[0])
+		build_add_key(index, (BfIdxBuildState *) state, values[0]);
+}
+
+/* can the build read the table a page at a time (below)? */
+static bool
+build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
+{
+	return heap->rd_rel->relam == HEAP_TABLE_AM_OID && !indexInfo->ii_Concurrent &&
+		indexInfo->ii_Expressions == NIL && indexInfo->ii_Predicate == NIL &&
+		indexInfo->ii_NumIndexAttrs == 1 && indexInfo->ii_IndexAttrNumbers[0] > 0;
+}
+
+/*
+ * The build's scan of a heap table's pages, for a plain CREATE INDEX or
+ * REINDEX of a column (no expression, no predicate, not CONCURRENTLY: the
+ * table AM's build scan does those).  That scan reads with SnapshotAny,
+ * which has no page mode, so it locks the buffer again for every tuple,
+ * and costs more than the Bloom work.  Here each page is locked once:
+ * which tuples to add is decided under the share lock (every one not DEAD, the versions a snapshot may still see, as the
+ * table AM's scan chooses; no other session can be writing, the table
+ * is locked against writes), then their elements are read from a copy
+ * of the page.  Returns the live tuples, the table's new reltuples.
+ */
+static double
+build_scan_pages(Relation heap, Relation index, IndexInfo *indexInfo, BfIdxBuildState *bs)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	TransactionId oldest = GetOldestNonRemovableTransactionId(heap);
+	AttrNumber	attnum = indexInfo->ii_IndexAttrNumbers[0];
+	TupleDesc	desc = RelationGetDescr(heap);
+	PGAlignedBlock copy;
+	bool		add[MaxHeapTuplesPerPage + 1];
+	double		live = 0;
+
+	for (BlockNumber blk = 0; blk < nblocks; blk++)
+	{
+		Buffer		buf;
+		Page		page;
+		OffsetNumber maxoff;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		maxoff = PageIsNew(page) ? InvalidOffsetNumber : PageGetMaxOffsetNumber(page);
+		if (maxoff > MaxHeapTuplesPerPage)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("table \"%s\" block %u has %u line pointers",
+							RelationGetRelationName(heap), blk, maxoff)));
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			HeapTupleData tup;
+
+			add[off] = false;
+			if (!pgbf_page_tuple(heap, page, blk, off, &tup))
+				continue;
+			switch (HeapTupleSatisfiesVacuum(&tup, oldest, buf))
+			{
+				case HEAPTUPLE_DEAD:
+					break;
+				case HEAPTUPLE_RECENTLY_DEAD:
+					add[off] = true;
+					break;
+				default:
+					add[off] = true;
+					live += 1;
+					break;
+			}
+		}
+		memcpy(copy.data, page, BLCKSZ);
+		UnlockReleaseBuffer(buf);
+
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		{
+			HeapTupleData tup;
+			Datum		key;
+			bool		isnull;
+
+			if (!add[off] || !pgbf_page_tuple(heap, (Page) copy.data, blk, off, &tup))
+				continue;
+			key = heap_getattr(&tup, attnum, desc, &isnull);
+			if (!isnull)
+				build_add_key(index, bs, key);
+		}
+	}
+	FreeAccessStrategy(strategy);
+	return live;
+}
+
+IndexBuildResult *
+bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	BfIdxBuildState bs;
+	BfIdxOptions opts;
+	BfIdxMeta	meta;
+	IndexBuildResult *result;
+	double		reltuples;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+	bfidx_get_options(index, &opts);
+	bfidx_create_filter(index, MAIN_FORKNUM, &opts);
+	bfidx_read_meta(index, &meta);
+
+	memset(&bs, 0, sizeof(bs));
+	bfidx_hasher_init(&bs.hasher, index, meta.seed);
+	/* hashes are applied a page at a time, maintenance_work_mem of them */
+	bs.max = (int) Min((Size) maintenance_work_mem * 1024 / (sizeof(uint64) * 4),
+					   (Size) 64 * 1024 * 1024);
+	bs.max = Max(bs.max, 16384);
+	bs.h = palloc_extended(sizeof(uint64) * bs.max, MCXT_ALLOC_HUGE);
+	bs.tmpcxt = AllocSetContextCreate(CurrentMemoryContext, "bloomfilter index build",
+									  ALLOCSET_DEFAULT_SIZES);
+
+	/*
+	 * Stage 0 is built in memory, at a value's speed (the core's batched
+	 * adds), when it fits in maintenance_work_mem, and written to the pages
+	 * once; a bigger one is built in the pages, a sorted batch at a time.
+	 */
+	{
+		size_t		size;
+		char		errbuf[BF_ERRLEN];
+
+		if (bloom_paged_value_size(&meta.stages[0].geo, 1, &size, errbuf) == BF_OK &&
+			size <= (Size) maintenance_work_mem * 1024)
+		{
+			bs.local = pgbf_alloc_value_aligned(CurrentMemoryContext, size, &bs.local_alloc);
+			bloom_paged_value_init(bs.local, size, meta.capacity, meta.fpr,
+								   meta.scalable != 0, &meta.stages[0].geo, 1, meta.seed);
+		}
+	}
+
+	if (build_scan_pages_applies(heap, indexInfo))
+		reltuples = build_scan_pages(heap, index, indexInfo, &bs);
+	else
+		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+										   build_callback, &bs, NULL);
+	build_flush(index, &bs);
+	if (bs.local != NULL)
+	{
+		build_write_local(index, bs.local);
+		pfree(bs.local_alloc);
+	}
+	MemoryContextDelete(bs.tmpcxt);
+
+	if (RelationNeedsWAL(index))
+		log_newpage_range(index, MAIN_FORKNUM, 0, RelationGetNumberOfBlocks(index), true);
+
+	result = palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = bs.indtuples;
+	return result;
+}
+
+void
+bfidx_buildempty(Relation index)
+{
+	BfIdxOptions opts;
+
+	bfidx_get_options(index, &opts);
+	bfidx_create_filter(index, INIT_FORKNUM, &opts);
+}

@@ -1,0 +1,626 @@
+/*
+ * bloomindex_insert.c
+ *		What goes into the bloomfilter index after its build: aminsert
+ *		keeps a transaction's hashes until it commits (or a probe in it
+ *		reads the index), then they go in a page at a time.
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/relation.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/memutils.h"
+
+#include "bloomindex_int.h"
+
+/* ---- adding ---- */
+
+/*
+ * What a page that needs `need` more rate units takes from its stage's
+ * pool: a little more than needed, so that the metapage is written a few
+ * times in a page's life, not on every add; but little, as what a page
+ * holds unused is lost to the others.
+ */
+static inline uint64
+borrow_amount(const BfIdxStage *s, const BfIdxPageOpaque *o, uint64 need, uint64 pool)
+{
+	return Max(need, Min(pool, s->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
+}
+
+/*
+ * Add pos[0 .. n) (all on one page of stage st) to that page.  Returns how
+ * many were taken: fewer than n when the next one would take the page
+ * past its budget and the stage's pool cannot cover it (the stage is
+ * full).  wal: log the change (not during a build).
+ */
+static int
+page_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int n, bool wal)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	uint64		p = pos[0].block / BFIDX_BLOCKS_PER_PAGE;
+	BlockNumber blk = (BlockNumber) (s->first_block + p);
+	Buffer		buf = bfidx_read_page(index, blk);
+	Buffer		metabuf = InvalidBuffer;
+	Page		metapage = NULL;
+	GenericXLogState *state = NULL;
+	Page		page;
+	BfIdxPageOpaque *o;
+	bool		isnew;
+	bool		changed = false;
+	int			i;
+
+	/* a batch of elements already in: nothing to write */
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	for (i = 0; i < n; i++)
+		if (!bfidx_page_contains(page, s, pos[i].block, pos[i].h))
+			break;
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (i == n)
+	{
+		ReleaseBuffer(buf);
+		return n;
+	}
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	isnew = PageIsNew(BufferGetPage(buf));
+	if (wal)
+	{
+		state = GenericXLogStart(index);
+		page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
+	}
+	else
+		page = BufferGetPage(buf);
+	if (isnew)
+	{
+		bfidx_init_stage_page(page, meta, st, p);
+		changed = true;
+	}
+	o = bfidx_opaque_of(page);
+	if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" block %u is not a page of stage %u",
+						RelationGetRelationName(index), blk, st)));
+
+	for (i = 0; i < n; i++)
+	{
+		uint64	   *w = bfidx_block_of(page, pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+		uint64		delta;
+		int			newbits = bloom_block_preview(w, pos[i].h, &s->geo, &delta);
+
+		if (newbits == 0)
+			continue;
+		if (o->units + delta > o->budget)
+		{
+			BfIdxStage *ms;
+			uint64		need = o->units + delta - o->budget,
+						take;
+
+			if (!BufferIsValid(metabuf))
+			{
+				metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
+				LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+				metapage = wal ? GenericXLogRegisterBuffer(state, metabuf, 0)
+					: BufferGetPage(metabuf);
+			}
+			ms = &bfidx_meta_of(metapage)->stages[st];
+			if (ms->pool < need)
+				break;
+			take = borrow_amount(ms, o, need, ms->pool);
+			ms->pool -= take;
+			o->budget += take;
+		}
+		bloom_block_set(w, pos[i].h, s->geo.nhashes);
+		o->units += delta;
+		o->bits_set += newbits;
+		changed = true;
+	}
+
+	if (wal)
+	{
+		if (changed)
+			GenericXLogFinish(state);
+		else
+			GenericXLogAbort(state);
+	}
+	else if (changed)
+	{
+		MarkBufferDirty(buf);
+		if (BufferIsValid(metabuf))
+			MarkBufferDirty(metabuf);
+	}
+	if (BufferIsValid(metabuf))
+		UnlockReleaseBuffer(metabuf);
+	UnlockReleaseBuffer(buf);
+	return i;
+}
+
+/*
+ * The adds of pos[j .. m) (sorted by block, all in the newest stage st),
+ * logged by the module's own WAL records: from pos[j]'s page on, up to
+ * BFIDX_WAL_MAX_PAGES pages with something to add go in one record.  The
+ * pages are locked in block order, as every writer locks them, and the
+ * metapage after them, only if a page must borrow from the pool; the adds
+ * are worked out on copies of their blocks, then applied and logged in
+ * one critical section.  What a page cannot take (the stage is full)
+ * goes to h[*left ..].  Returns where the next group starts.
+ */
+static int
+group_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int j, int m,
+		  uint64 *h, int *left)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	BfIdxPageChange pages[BFIDX_WAL_MAX_PAGES];
+	int			first[BFIDX_WAL_MAX_PAGES],
+				count[BFIDX_WAL_MAX_PAGES];
+	int			np = 0,
+				nc = 0;
+	Buffer		metabuf = InvalidBuffer;
+	uint64		pool = 0;
+	bool		borrowed = false;
+
+	while (j < m && np < BFIDX_WAL_MAX_PAGES)
+	{
+		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+		int			e = j + 1,
+					i;
+		bool		split;
+		Buffer		buf;
+		Page		page;
+
+		while (e < m && e - j < BFIDX_WAL_MAX_ADDS && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+			e++;
+		/* the rest of a page's adds go in the next record, not this one */
+		split = e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p;
+		CHECK_FOR_INTERRUPTS();
+		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
+		/* a batch of elements already in: nothing to write */
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		for (i = j; i < e; i++)
+			if (!bfidx_page_contains(page, s, pos[i].block, pos[i].h))
+				break;
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		if (i == e)
+			ReleaseBuffer(buf);
+		else
+		{
+			pages[np].buf = buf;
+			first[np] = j;
+			count[np] = e - j;
+			np++;
+		}
+		j = e;
+		if (split)
+			break;
+	}
+	if (np == 0)
+		return j;
+
+	for (int k = 0; k < np; k++)
+		LockBuffer(pages[k].buf, BUFFER_LOCK_EXCLUSIVE);
+	for (int k = 0; k < np; k++)
+	{
+		BfIdxPageChange *c = &pages[k];
+		Page		page = BufferGetPage(c->buf);
+		BfIdxPageOpaque *o = &c->opaque;
+		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
+		int64		curslot = -1;
+		int			i,
+					end = first[k] + count[k];
+
+		c->init = PageIsNew(page);
+		if (c->init)
+			bfidx_init_opaque(o, meta, st, pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE);
+		else
+		{
+			*o = *bfidx_opaque_of(page);
+			if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
+				ereport(ERROR,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("index \"%s\" block %u is not a page of stage %u",
+								RelationGetRelationName(index), BufferGetBlockNumber(c->buf), st)));
+		}
+		c->adds = palloc((Size) count[k] * BFIDX_WAL_ADD_BYTES);
+		c->nadds = 0;
+		for (i = first[k]; i < end; i++)
+		{
+			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+			uint64		delta;
+			int			newbits;
+
+			if (slot != curslot)
+			{
+				if (c->init)
+					memset(cur, 0, sizeof(cur));
+				else
+					memcpy(cur, bfidx_block_of(page, slot), sizeof(cur));
+				curslot = slot;
+			}
+			newbits = bloom_block_preview(cur, pos[i].h, &s->geo, &delta);
+			if (newbits == 0)
+				continue;
+			if (o->units + delta > o->budget)
+			{
+				uint64		need = o->units + delta - o->budget,
+							take;
+
+				if (!BufferIsValid(metabuf))
+				{
+					metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
+					LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+					pool = bfidx_meta_of(BufferGetPage(metabuf))->stages[st].pool;
+				}
+				if (pool < need)
+					break;
+				take = borrow_amount(s, o, need, pool);
+				pool -= take;
+				o->budget += take;
+				borrowed = true;
+			}
+			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
+			o->units += delta;
+			o->bits_set += newbits;
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES, &slot, sizeof(slot));
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES + sizeof(slot),
+				   &pos[i].h, sizeof(uint64));
+			c->nadds++;
+		}
+		for (; i < end; i++)
+			h[(*left)++] = pos[i].h;
+	}
+
+	/* the pages with adds, in the record; the others only released */
+	for (int k = 0; k < np; k++)
+	{
+		if (pages[k].nadds > 0)
+			pages[nc++] = pages[k];
+		else
+		{
+			UnlockReleaseBuffer(pages[k].buf);
+			pfree(pages[k].adds);
+		}
+	}
+	if (nc > 0)
+		bfidx_log_adds(s->geo.nhashes, pages, nc, borrowed ? metabuf : InvalidBuffer, st, pool);
+	for (int k = 0; k < nc; k++)
+	{
+		UnlockReleaseBuffer(pages[k].buf);
+		pfree(pages[k].adds);
+	}
+	if (BufferIsValid(metabuf))
+		UnlockReleaseBuffer(metabuf);
+	return j;
+}
+
+/*
+ * Whether stage st takes all of pos[0 .. m) (sorted by block): the adds
+ * worked out on copies of their blocks and special spaces, borrowing from
+ * the stage's pool (meta's copy, read under the fixed-size index's lock)
+ * as page_add and group_add then do, nothing written.
+ */
+static bool
+stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHashPos *pos, int m)
+{
+	const BfIdxStage *s = &meta->stages[st];
+	uint64		pool = s->pool;
+
+	for (int j = 0; j < m;)
+	{
+		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
+		int64		curslot = -1;
+		BfIdxPageOpaque o;
+		Buffer		buf;
+		Page		page;
+		int			e = j + 1;
+		bool		isnew;
+
+		while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+			e++;
+		CHECK_FOR_INTERRUPTS();
+		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		isnew = PageIsNew(page);
+		if (isnew)
+			bfidx_init_opaque(&o, meta, st, p);
+		else
+			o = *bfidx_opaque_of(page);
+		for (int i = j; i < e; i++)
+		{
+			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+			uint64		delta;
+
+			if (slot != curslot)
+			{
+				if (isnew)
+					memset(cur, 0, sizeof(cur));
+				else
+					memcpy(cur, bfidx_block_of(page, slot), sizeof(cur));
+				curslot = slot;
+			}
+			if (bloom_block_preview(cur, pos[i].h, &s->geo, &delta) == 0)
+				continue;
+			if (o.units + delta > o.budget)
+			{
+				uint64		need = o.units + delta - o.budget,
+							take;
+
+				if (pool < need)
+				{
+					UnlockReleaseBuffer(buf);
+					return false;
+				}
+				take = borrow_amount(s, &o, need, pool);
+				pool -= take;
+				o.budget += take;
+			}
+			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
+			o.units += delta;
+		}
+		UnlockReleaseBuffer(buf);
+		j = e;
+	}
+	return true;
+}
+
+/*
+ * Add h[0 .. n) to the filter: each not already in an older stage goes to
+ * the newest one, a page at a time; when a page cannot take one, the stage
+ * is full: a new stage is added and what that page could not take goes
+ * there.  h is overwritten.
+ *
+ * An index of fixed size (scalable = false) takes all of a flush or none
+ * of it: one that would not fit is refused (54000) before a bit is set,
+ * so a failed statement or commit leaves neither adds nor spent rate
+ * behind, and the next insert that fits succeeds.  The flushes into such
+ * an index take turns (a heavyweight lock on its metapage's block, which
+ * nothing else takes), so none spends the pool between another's check
+ * and its adds.
+ */
+void
+bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
+{
+	BfIdxHashPos    *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
+	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
+	bool		fixed_locked = false;
+
+	while (n > 0)
+	{
+		BfIdxMeta	meta;
+		uint32		last;
+		const BfIdxStage *s;
+		uint64		nblocks;
+		int			m = 0,
+					j,
+					left;
+
+		bfidx_read_meta(index, &meta);
+		if (wal && !meta.scalable && !fixed_locked)
+		{
+			LockPage(index, BFIDX_META_BLKNO, ExclusiveLock);
+			fixed_locked = true;
+			bfidx_read_meta(index, &meta);
+		}
+		last = meta.nstages - 1;
+		s = &meta.stages[last];
+		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+
+		memset(seen, 0, sizeof(bool) * n);
+		if (last > 0)
+		{
+			BfIdxMeta	older = meta;
+
+			older.nstages = last;
+			bfidx_contains_hashes(index, &older, h, n, seen);
+		}
+		for (int i = 0; i < n; i++)
+			if (!seen[i])
+			{
+				pos[m].h = h[i];
+				pos[m].block = bloom_block_index(h[i], nblocks);
+				pos[m].idx = i;
+				m++;
+			}
+		bfidx_sort_by_page(pos, m);
+		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
+			bfidx_report_full(index, &meta);
+
+		/*
+		 * A page whose budget and the pool cannot take an element leaves it
+		 * and the rest of its own for a new stage; the other pages take
+		 * theirs (each within its budget, so the stage's rate holds).
+		 */
+		left = 0;
+		if (wal && RelationNeedsWAL(index) && pgbf_index_own_wal())
+		{
+			for (j = 0; j < m;)
+				j = group_add(index, &meta, last, pos, j, m, h, &left);
+			m = 0;
+		}
+		for (j = 0; j < m;)
+		{
+			uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
+			int			e = j + 1,
+						took;
+
+			while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
+				e++;
+			CHECK_FOR_INTERRUPTS();
+			took = page_add(index, &meta, last, pos + j, e - j, wal);
+			for (int i = j + took; i < e; i++)
+				h[left++] = pos[i].h;
+			j = e;
+		}
+		if (left == 0)
+			break;
+
+		/* the stage is full: the rest go to a new one */
+		n = left;
+		bfidx_grow(index, meta.nstages, wal);
+	}
+	if (fixed_locked)
+		UnlockPage(index, BFIDX_META_BLKNO, ExclusiveLock);
+	pfree(pos);
+	pfree(seen);
+}
+
+/* ---- adds waiting for the end of the transaction ---- */
+
+/*
+ * A row's entries are not added when it is inserted but kept, per index,
+ * until its transaction commits (or prepares), a probe in the transaction
+ * reads the index, or PENDING_MAX of them wait: then they go in a page at
+ * a time, one WAL record for each page changed rather than one for each
+ * row.  They are added, and WAL-logged, before the commit record, so a
+ * committed row's bits survive a crash; an aborted transaction's are
+ * dropped (a rolled-back subtransaction's still go in: false positives,
+ * the safe direction).  Other sessions see the bits only once the
+ * transaction commits.
+ */
+#define PENDING_MAX		(256 * 1024)
+
+typedef struct PendingAdds
+{
+	Oid			indexoid;
+	int			n;
+	int			max;
+	uint64	   *h;
+} PendingAdds;
+
+static List *pending = NIL;		/* of PendingAdds *, in TopTransactionContext */
+
+static void
+flush_one(PendingAdds *pa)
+{
+	Relation	index;
+
+	if (pa->n == 0)
+		return;
+	/* an index dropped since: nothing to add to */
+	index = try_relation_open(pa->indexoid, RowExclusiveLock);
+	if (index != NULL)
+	{
+		if (index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
+			index->rd_indam->aminsert == bfidx_insert)
+			bfidx_add_hashes(index, pa->h, pa->n, true);
+		relation_close(index, RowExclusiveLock);
+	}
+	pa->n = 0;
+}
+
+/* add what waits for indexoid (every index: InvalidOid) */
+void
+bfidx_flush_pending(Oid indexoid)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		PendingAdds *pa = (PendingAdds *) lfirst(lc);
+
+		if (!OidIsValid(indexoid) || pa->indexoid == indexoid)
+			flush_one(pa);
+	}
+}
+
+static void
+pending_add(Oid indexoid, const uint64 *h, int n)
+{
+	PendingAdds *pa = NULL;
+	ListCell   *lc;
+
+	foreach(lc, pending)
+		if (((PendingAdds *) lfirst(lc))->indexoid == indexoid)
+			pa = (PendingAdds *) lfirst(lc);
+	if (pa == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+
+		pa = palloc0(sizeof(PendingAdds));
+		pa->indexoid = indexoid;
+		pa->max = 1024;
+		pa->h = palloc(sizeof(uint64) * pa->max);
+		pending = lappend(pending, pa);
+		MemoryContextSwitchTo(old);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		if (pa->n == pa->max)
+		{
+			if (pa->max >= PENDING_MAX)
+				flush_one(pa);
+			else
+			{
+				pa->max *= 2;
+				pa->h = repalloc(pa->h, sizeof(uint64) * pa->max);
+			}
+		}
+		pa->h[pa->n++] = h[i];
+	}
+}
+
+void
+bfidx_pending_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			bfidx_flush_pending(InvalidOid);
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+			pending = NIL;		/* its memory goes with the transaction's */
+			break;
+		default:
+			break;
+	}
+}
+
+/* what aminsert keeps between the rows of one statement */
+typedef struct BfIdxInsertCache
+{
+	BfIdxHasher hasher;
+	MemoryContext tmpcxt;
+} BfIdxInsertCache;
+
+bool
+bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
+			 Relation heapRel, IndexUniqueCheck checkUnique, bool indexUnchanged,
+			 IndexInfo *indexInfo)
+{
+	BfIdxInsertCache *c = (BfIdxInsertCache *) indexInfo->ii_AmCache;
+	MemoryContext old;
+	uint64	   *h;
+	int			n;
+
+	if (isnull[0])
+		return false;
+	if (c == NULL)
+	{
+		BfIdxMeta	meta;
+
+		bfidx_read_meta(index, &meta);
+		c = MemoryContextAllocZero(indexInfo->ii_Context, sizeof(BfIdxInsertCache));
+		old = MemoryContextSwitchTo(indexInfo->ii_Context);
+		bfidx_hasher_init(&c->hasher, index, meta.seed);
+		c->tmpcxt = AllocSetContextCreate(indexInfo->ii_Context, "bloomfilter index insert",
+										  ALLOCSET_SMALL_SIZES);
+		MemoryContextSwitchTo(old);
+		indexInfo->ii_AmCache = c;
+	}
+	old = MemoryContextSwitchTo(c->tmpcxt);
+	h = bfidx_hash_key(&c->hasher, values[0], &n);
+	pending_add(RelationGetRelid(index), h, n);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(c->tmpcxt);
+	return false;
+}

@@ -1,0 +1,466 @@
+/*
+ * bloomindex_pages.c
+ *		The bloomfilter index's pages: the metapage and its stages, a
+ *		stage's data pages and the buffer each was last found in, the
+ *		hashes of an indexed value, and the probe of hashes that readers
+ *		and writers share.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/generic_xlog.h"
+#include "access/xloginsert.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "bloomindex_int.h"
+
+/* ---- pages ---- */
+
+/* blocks of stage s on its page p */
+uint32
+bfidx_page_blocks(const BfIdxStage *s, uint64 p)
+{
+	uint64		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+	uint64		first = p * BFIDX_BLOCKS_PER_PAGE;
+
+	return (uint32) Min((uint64) BFIDX_BLOCKS_PER_PAGE, nblocks - first);
+}
+
+/* the special space of stage s's page p before anything is added */
+void
+bfidx_init_opaque(BfIdxPageOpaque *o, const BfIdxMeta *meta, uint32 stage, uint64 p)
+{
+	const BfIdxStage *s = &meta->stages[stage];
+
+	memset(o, 0, sizeof(*o));
+	o->stage = stage;
+	o->nblocks = bfidx_page_blocks(s, p);
+	o->budget = s->page_share * o->nblocks;
+	o->page_id = bfidx_page_id(meta->format);
+}
+
+void
+bfidx_init_stage_page(Page page, const BfIdxMeta *meta, uint32 stage, uint64 p)
+{
+	bfidx_init_data_page(page);
+	bfidx_init_opaque(bfidx_opaque_of(page), meta, stage, p);
+}
+
+/*
+ * A page of the index, pinned.  Each backend remembers, in the index's
+ * relcache entry, the buffer each page was last found in, and asks that
+ * buffer first (ReadRecentBuffer checks that it still holds the page):
+ * a probe or an add then skips the shared buffer mapping's lookup (a hash
+ * of the tag and a partition lock), the largest cost of reading one
+ * page of a busy index.  The relcache frees the hints with the
+ * entry; a stale hint only costs the lookup.
+ */
+#define BFIDX_HINT_MAX_PAGES	(1 << 20)	/* 4 MB of hints, an 8 GB index */
+
+typedef struct BfIdxBufHints
+{
+	BlockNumber n;
+	Buffer		buf[FLEXIBLE_ARRAY_MEMBER];
+} BfIdxBufHints;
+
+Buffer
+bfidx_read_page(Relation index, BlockNumber blk)
+{
+	BfIdxBufHints *hints = (BfIdxBufHints *) index->rd_amcache;
+	Buffer		buf;
+
+	if (RelationUsesLocalBuffers(index) || blk >= BFIDX_HINT_MAX_PAGES)
+		return ReadBuffer(index, blk);
+	if (hints != NULL && blk < hints->n && BufferIsValid(hints->buf[blk]) &&
+		ReadRecentBuffer(pgbf_rel_locator(index), MAIN_FORKNUM, blk, hints->buf[blk]))
+		return hints->buf[blk];
+	buf = ReadBuffer(index, blk);
+	if (hints == NULL || blk >= hints->n)
+	{
+		BlockNumber n = Min(Max(Max(blk + 1, RelationGetNumberOfBlocks(index)), 64),
+							BFIDX_HINT_MAX_PAGES);
+		BfIdxBufHints *grown;
+
+		grown = MemoryContextAllocExtended(index->rd_indexcxt,
+										   offsetof(BfIdxBufHints, buf) + sizeof(Buffer) * n,
+										   MCXT_ALLOC_ZERO);
+		grown->n = n;
+		if (hints != NULL)
+		{
+			memcpy(grown->buf, hints->buf, sizeof(Buffer) * hints->n);
+			pfree(hints);
+		}
+		index->rd_amcache = grown;
+		hints = grown;
+	}
+	hints->buf[blk] = buf;
+	return buf;
+}
+
+/* The metapage, read and checked: a copy in *meta. */
+void
+bfidx_read_meta(Relation index, BfIdxMeta *meta)
+{
+	Buffer		buf = bfidx_read_page(index, BFIDX_META_BLKNO);
+	Page		page;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	memcpy(meta, bfidx_meta_of(page), sizeof(BfIdxMeta));
+	UnlockReleaseBuffer(buf);
+	if (meta->magic != BFIDX_MAGIC || meta->format < 1 || meta->format > BFIDX_PAGE_FORMAT ||
+		meta->nstages < 1 || meta->nstages > BLOOM_MAX_STAGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not a valid bloomfilter index",
+						RelationGetRelationName(index))));
+}
+
+static void
+stage_geometry(const BfIdxMeta *meta, int i, BfIdxStage *s, Relation index)
+{
+	char		errbuf[BF_ERRLEN];
+	BfStatus	st;
+
+	st = bloom_paged_stage(meta->capacity, meta->fpr, meta->scalable != 0, i, &s->geo, errbuf);
+	if (st != BF_OK)
+		ereport(ERROR,
+				(errcode(st == BF_ERR_PARAM ? ERRCODE_INVALID_PARAMETER_VALUE
+						 : ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\": %s", RelationGetRelationName(index), errbuf)));
+	s->npages = (s->geo.nbits / BLOOM_BLOCK_BITS + BFIDX_BLOCKS_PER_PAGE - 1) / BFIDX_BLOCKS_PER_PAGE;
+	s->page_share = (uint64) floor((double) BLOOM_RATE_LIMIT * BFIDX_PAGE_SHARE /
+								   (double) (s->geo.nbits / BLOOM_BLOCK_BITS));
+	s->pool = BLOOM_RATE_LIMIT - s->page_share * (s->geo.nbits / BLOOM_BLOCK_BITS);
+}
+
+/* an add to a full index of fixed size (scalable = false) */
+void
+bfidx_report_full(Relation index, const BfIdxMeta *meta)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			 errmsg("bloomfilter index \"%s\" is full", RelationGetRelationName(index)),
+			 errdetail("It was created with scalable = false and holds as many elements as its capacity, %llu, allows at rate %g.",
+					   (unsigned long long) meta->capacity, meta->fpr),
+			 errhint("REINDEX it with a larger capacity, or with scalable = true.")));
+}
+
+/*
+ * Add stage meta->nstages (the caller holds the relation's extension
+ * lock): extend the relation by its pages and write its last one.  With
+ * wal, the last page and the metapage go in one WAL record; without
+ * (during a build, whose pages are logged when it ends), they are only
+ * dirtied.  Returns false if someone else added it first.
+ */
+static bool
+add_stage(Relation index, uint32 expect_nstages, bool wal)
+{
+	Buffer		metabuf,
+				lastbuf;
+	BfIdxMeta	meta;
+	BfIdxStage	s;
+	uint32		n;
+	BlockNumber first;
+	GenericXLogState *state = NULL;
+	Page		metapage,
+				lastpage;
+
+	bfidx_read_meta(index, &meta);
+	if (meta.nstages != expect_nstages)
+		return false;
+	n = meta.nstages;
+	if (!meta.scalable)
+		bfidx_report_full(index, &meta);
+	if (n >= BLOOM_MAX_STAGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" cannot grow past %d stages",
+						RelationGetRelationName(index), BLOOM_MAX_STAGES)));
+	stage_geometry(&meta, n, &s, index);
+	/*
+	 * The relation may be longer than its stages: a stage whose extension
+	 * reached the file but whose WAL record did not survive a crash left
+	 * zero pages behind.  The new stage starts after them.
+	 */
+	first = RelationGetNumberOfBlocks(index);
+	if ((uint64) first < meta.stages[n - 1].first_block + meta.stages[n - 1].npages)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" has %u blocks, its stages account for %llu",
+						RelationGetRelationName(index), first,
+						(unsigned long long) (meta.stages[n - 1].first_block +
+											  meta.stages[n - 1].npages))));
+	if ((uint64) first + s.npages >= MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bloomfilter index \"%s\" cannot grow a stage of %llu pages",
+						RelationGetRelationName(index), (unsigned long long) s.npages)));
+	s.first_block = first;
+
+	lastbuf = pgbf_extend_to(index, MAIN_FORKNUM, (BlockNumber) (first + s.npages));
+	metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+	if (wal)
+	{
+		state = GenericXLogStart(index);
+		lastpage = GenericXLogRegisterBuffer(state, lastbuf, GENERIC_XLOG_FULL_IMAGE);
+		metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	}
+	else
+	{
+		lastpage = BufferGetPage(lastbuf);
+		metapage = BufferGetPage(metabuf);
+	}
+	bfidx_meta_of(metapage)->stages[n] = s;
+	bfidx_init_stage_page(lastpage, bfidx_meta_of(metapage), n, s.npages - 1);
+	bfidx_meta_of(metapage)->nstages = n + 1;
+	if (wal)
+		GenericXLogFinish(state);
+	else
+	{
+		MarkBufferDirty(lastbuf);
+		MarkBufferDirty(metabuf);
+	}
+	UnlockReleaseBuffer(lastbuf);
+	UnlockReleaseBuffer(metabuf);
+	return true;
+}
+
+void
+bfidx_grow(Relation index, uint32 expect_nstages, bool wal)
+{
+	LockRelationForExtension(index, ExclusiveLock);
+	(void) add_stage(index, expect_nstages, wal);
+	UnlockRelationForExtension(index, ExclusiveLock);
+}
+
+/* A new index: its metapage and first stage, in fork (main or init). */
+void
+bfidx_create_filter(Relation index, ForkNumber fork, const BfIdxOptions *opts)
+{
+	BfIdxMeta	meta = {0};
+	BfIdxStage	s;
+	Buffer		metabuf,
+				lastbuf;
+
+	/* options stored before ALTER INDEX checked them are refused here */
+	bfidx_check_options(opts);
+	meta.magic = BFIDX_MAGIC;
+	meta.format = BFIDX_PAGE_FORMAT;
+	meta.seed = BF_DEFAULT_SEED;
+	meta.fpr = opts->fpr;
+	meta.capacity = (uint64) opts->capacity;
+	meta.scalable = opts->scalable ? 1 : 0;
+	stage_geometry(&meta, 0, &s, index);
+	s.first_block = BFIDX_META_BLKNO + 1;
+	if (s.first_block + s.npages >= MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("a bloomfilter index of capacity %llu at fpr %g would need %llu pages",
+						(unsigned long long) meta.capacity, meta.fpr,
+						(unsigned long long) s.npages)));
+	meta.stages[0] = s;
+	meta.nstages = 1;
+
+	LockRelationForExtension(index, ExclusiveLock);
+	lastbuf = pgbf_extend_to(index, fork, (BlockNumber) (s.first_block + s.npages));
+	UnlockRelationForExtension(index, ExclusiveLock);
+	metabuf = ReadBufferExtended(index, fork, BFIDX_META_BLKNO, RBM_NORMAL, NULL);
+	LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
+
+	START_CRIT_SECTION();
+	PageInit(BufferGetPage(metabuf), BLCKSZ, 0);
+	memcpy(bfidx_meta_of(BufferGetPage(metabuf)), &meta, sizeof(meta));
+	((PageHeader) BufferGetPage(metabuf))->pd_lower =
+		(char *) bfidx_meta_of(BufferGetPage(metabuf)) + sizeof(meta) - (char *) BufferGetPage(metabuf);
+	bfidx_init_stage_page(BufferGetPage(lastbuf), &meta, 0, s.npages - 1);
+	MarkBufferDirty(metabuf);
+	MarkBufferDirty(lastbuf);
+	/* the init fork is logged here; the main fork when the build ends */
+	if (fork == INIT_FORKNUM)
+	{
+		log_newpage_buffer(metabuf, true);
+		log_newpage_buffer(lastbuf, true);
+	}
+	END_CRIT_SECTION();
+	UnlockReleaseBuffer(metabuf);
+	UnlockReleaseBuffer(lastbuf);
+}
+
+/* ---- elements ---- */
+
+/*
+ * Support function 1 of the operator class hashes one element with a
+ * seed, as the bloomfilter type hashes it (bloom_hash).  An array column
+ * (the operator class's type is an array) has an entry for each non-NULL
+ * item.
+ */
+void
+bfidx_hasher_init(BfIdxHasher *hs, Relation index, uint64 seed)
+{
+	Oid			keytype = index->rd_opcintype[0];
+
+	hs->proc = index_getprocinfo(index, 1, 1);
+	hs->kind = hs->proc->fn_addr == bloom_hash_bytes ? (int) PGBF_ELEM_BYTES :
+		hs->proc->fn_addr == bloom_hash_int8 ? (int) PGBF_ELEM_INT8 :
+		hs->proc->fn_addr == bloom_hash_uuid ? (int) PGBF_ELEM_UUID : -1;
+	hs->elemtype = get_element_type(keytype);
+	if (OidIsValid(hs->elemtype))
+		get_typlenbyvalalign(hs->elemtype, &hs->elmlen, &hs->elmbyval, &hs->elmalign);
+	hs->seed = seed;
+}
+
+/* hashes of a key (one, or an array's items): palloc'd, count in *n */
+uint64 *
+bfidx_hash_key(const BfIdxHasher *hs, Datum key, int *n)
+{
+	uint64	   *h;
+
+	if (!OidIsValid(hs->elemtype))
+	{
+		h = palloc(sizeof(uint64));
+		h[0] = bfidx_hash_one(hs, key);
+		*n = 1;
+		return h;
+	}
+	else
+	{
+		ArrayType  *arr = DatumGetArrayTypeP(key);
+		Datum	   *items;
+		bool	   *nulls;
+		int			count,
+					m = 0;
+
+		deconstruct_array(arr, hs->elemtype, hs->elmlen, hs->elmbyval, hs->elmalign,
+						  &items, &nulls, &count);
+		h = palloc(sizeof(uint64) * Max(count, 1));
+		for (int i = 0; i < count; i++)
+		{
+			if (!nulls[i])
+				h[m++] = bfidx_hash_one(hs, items[i]);
+			bfidx_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		}
+		*n = m;
+		return h;
+	}
+}
+
+/* ---- probing ---- */
+
+/*
+ * Order pos[0 .. n) by block (so by page, the order the pages are then
+ * visited in, and an add's block is next to the others of its block): an
+ * LSD radix sort of the block number, 8 bits a pass for a commit's or a
+ * probe's batch, 13 for a build's: linear in the batch where a comparison
+ * sort is n log n with a call per comparison.  Only the passes that the
+ * largest block number needs are made.
+ */
+void
+bfidx_sort_by_page(BfIdxHashPos *pos, int n)
+{
+	BfIdxHashPos    *src = pos,
+			   *dst;
+	uint32	   *count;
+	uint64		maxblock = 0;
+	const int	bits = n < 16384 ? 8 : 13;
+	const uint32 mask = (1 << bits) - 1;
+
+	if (n < 2)
+		return;
+	for (int i = 0; i < n; i++)
+		maxblock = Max(maxblock, pos[i].block);
+	dst = palloc_extended(sizeof(BfIdxHashPos) * (Size) n, MCXT_ALLOC_HUGE);
+	count = palloc(sizeof(uint32) << bits);
+	for (int shift = 0; shift == 0 || (shift < 64 && (maxblock >> shift) != 0);
+		 shift += bits)
+	{
+		uint32		sum = 0;
+		BfIdxHashPos    *t;
+
+		CHECK_FOR_INTERRUPTS();
+		memset(count, 0, sizeof(uint32) << bits);
+		for (int i = 0; i < n; i++)
+			count[(src[i].block >> shift) & mask]++;
+		for (uint32 k = 0; k <= mask; k++)
+		{
+			uint32		c = count[k];
+
+			count[k] = sum;
+			sum += c;
+		}
+		for (int i = 0; i < n; i++)
+			dst[count[(src[i].block >> shift) & mask]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != pos)
+	{
+		memcpy(pos, src, sizeof(BfIdxHashPos) * (Size) n);
+		dst = src;
+	}
+	pfree(dst);
+	pfree(count);
+}
+
+/*
+ * out[i] |= whether h[i] is in any stage.  The probes go through each
+ * stage's pages in order, each page read once.
+ */
+void
+bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
+{
+	BfIdxHashPos    *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
+
+	for (uint32 st = 0; st < meta->nstages; st++)
+	{
+		const BfIdxStage *s = &meta->stages[st];
+		uint64		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
+		int			m = 0;
+		Buffer		buf = InvalidBuffer;
+		BlockNumber cur = InvalidBlockNumber;
+		uint64		pages = 0;
+		int			checked = 0;
+
+		for (int i = 0; i < n; i++)
+			if (!out[i])
+			{
+				pos[m].h = h[i];
+				pos[m].block = bloom_block_index(h[i], nblocks);
+				pos[m].idx = i;
+				m++;
+			}
+		bfidx_sort_by_page(pos, m);
+		for (int j = 0; j < m; j++)
+		{
+			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);
+
+			if (blk != cur)
+			{
+				if (BufferIsValid(buf))
+					UnlockReleaseBuffer(buf);
+				/* between pages, no lock held: each chunk of probes or pages */
+				if (++pages % BFIDX_PAGES_PER_CHECK == 0 || j - checked >= (int) BF_INTERRUPT_CHUNK)
+				{
+					CHECK_FOR_INTERRUPTS();
+					checked = j;
+				}
+				buf = bfidx_read_page(index, blk);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				cur = blk;
+			}
+			if (bfidx_page_contains(BufferGetPage(buf), s, pos[j].block, pos[j].h))
+				out[pos[j].idx] = true;
+		}
+		if (BufferIsValid(buf))
+			UnlockReleaseBuffer(buf);
+	}
+	pfree(pos);
+}

@@ -1,0 +1,624 @@
+/*
+ * bloomindex_probe.c
+ *		The bloomfilter index's SQL functions (bloom_hash, the probes,
+ *		bloom_index_absent, _info, _snapshot), the checks every one of them
+ *		makes before reading an index, and the probe scan's side
+ *		(bloomindex.h).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/relation.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/lsyscache.h"
+#include "utils/rls.h"
+
+#include "bloomindex_int.h"
+
+/* ---- SQL functions ---- */
+
+/* bloom_hash(x, seed): the hash every filter type gives x (support 1) */
+PG_FUNCTION_INFO_V1(bloom_hash_bytes);
+Datum
+bloom_hash_bytes(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_BYTES,
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_hash_int8);
+Datum
+bloom_hash_int8(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_INT8,
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
+}
+
+PG_FUNCTION_INFO_V1(bloom_hash_uuid);
+Datum
+bloom_hash_uuid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_UUID,
+											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
+}
+
+/*
+ * Refuse an index that may lack elements: one whose build failed or was
+ * cancelled (CREATE INDEX CONCURRENTLY, REINDEX CONCURRENTLY) is not
+ * valid, nor is a partitioned one until every partition has its index
+ * attached.  Such an index answers "absent" for what it lacks, and
+ * "absent" must be final.
+ */
+static void
+check_index_valid(Relation index, Relation named)
+{
+	bool		partitioned = named->rd_rel->relkind == RELKIND_PARTITIONED_INDEX;
+
+	if (index->rd_index->indisvalid && index->rd_index->indisready)
+		return;
+	if (partitioned)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(named)),
+				 errdetail("Index \"%s\" is not valid, or not every partition of table \"%s\" has its index attached: it may lack elements and answer \"absent\" for them.",
+						   RelationGetRelationName(index), get_rel_name(named->rd_index->indrelid)),
+				 errhint("Create or attach an index on each partition (ALTER INDEX ... ATTACH PARTITION), and REINDEX any that is not valid.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("bloomfilter index \"%s\" is not valid", RelationGetRelationName(index)),
+			 errdetail("Its build did not finish (a failed or cancelled CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY): it may lack elements and answer \"absent\" for them."),
+			 errhint("REINDEX INDEX %s, or drop it and create it again.",
+					 quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+												RelationGetRelationName(index)))));
+}
+
+/*
+ * The bloomfilter indexes an index argument stands for, opened: itself,
+ * or every leaf index of a partitioned one, each valid (above).  The
+ * caller must be able to read every row of the indexed table: SELECT on
+ * it, and no row-level security policy applying to the caller, since a
+ * probe would tell of rows a policy hides (the owner without FORCE ROW
+ * LEVEL SECURITY, a BYPASSRLS role and a superuser are not subject to
+ * one).
+ */
+static List *
+open_filter_indexes(Oid indexoid)
+{
+	Relation	index;
+	Oid			heapoid;
+	AclResult	acl;
+	List	   *out = NIL;
+
+	/* a dropped index's OID, or 0, is the user's mistake, not ours */
+	index = try_relation_open(indexoid, AccessShareLock);
+	if (index == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("index with OID %u does not exist", indexoid)));
+	if ((index->rd_rel->relkind != RELKIND_INDEX &&
+		 index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX) ||
+		index->rd_indam == NULL || index->rd_indam->aminsert != bfidx_insert)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
+	heapoid = index->rd_index->indrelid;
+	acl = pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
+	if (check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot probe bloomfilter index \"%s\": row-level security applies to table \"%s\"",
+						RelationGetRelationName(index), get_rel_name(heapoid)),
+				 errdetail("A probe would tell of rows that a policy hides."),
+				 errhint("Probe as a role that row-level security does not apply to: the table's owner (without FORCE ROW LEVEL SECURITY), or a role with BYPASSRLS.")));
+	check_index_valid(index, index);
+	if (index->rd_rel->relkind == RELKIND_INDEX)
+	{
+		bfidx_flush_pending(indexoid);
+		return list_make1(index);
+	}
+
+	{
+		List	   *all = find_all_inheritors(indexoid, AccessShareLock, NULL);
+		ListCell   *lc;
+
+		foreach(lc, all)
+		{
+			Oid			oid = lfirst_oid(lc);
+			char		kind = get_rel_relkind(oid);
+			Relation	leaf;
+
+			if (kind != RELKIND_INDEX && kind != RELKIND_PARTITIONED_INDEX)
+				continue;
+			leaf = index_open(oid, AccessShareLock);
+			check_index_valid(leaf, index);
+			if (kind == RELKIND_INDEX)
+			{
+				bfidx_flush_pending(oid);
+				out = lappend(out, leaf);
+			}
+			else
+				index_close(leaf, AccessShareLock);
+		}
+	}
+	relation_close(index, AccessShareLock);
+	return out;
+}
+
+static void
+close_filter_indexes(List *indexes)
+{
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+		index_close((Relation) lfirst(lc), AccessShareLock);
+}
+
+/* the element type of an index's entries (the array's item type for an array) */
+static Oid
+index_elem_type(Relation index)
+{
+	Oid			t = index->rd_opcintype[0];
+	Oid			e = get_element_type(t);
+
+	return OidIsValid(e) ? e : t;
+}
+
+/* refuse a probe of elements of another type than the index holds */
+static void
+check_elem_type(Relation index, Oid elemtype)
+{
+	if (index_elem_type(index) != elemtype)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("index \"%s\" holds %s elements, not %s",
+						RelationGetRelationName(index),
+						format_type_be(index_elem_type(index)), format_type_be(elemtype))));
+}
+
+/*
+ * found[i] |= whether items[i] is in the index indexoid (any leaf of a
+ * partitioned one), for each i with neither skip[i] (skip may be NULL)
+ * nor found[i] set already; the checks of open_filter_indexes and
+ * check_elem_type first.
+ */
+static void
+probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, int count,
+			 bool *found)
+{
+	List	   *indexes = open_filter_indexes(indexoid);
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		BfIdxHasher hs;
+		uint64	   *h = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
+		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
+		int			m = 0;
+
+		check_elem_type(index, elemtype);
+		bfidx_read_meta(index, &meta);
+		bfidx_hasher_init(&hs, index, meta.seed);
+		for (int i = 0; i < count; i++)
+		{
+			bfidx_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+			if (!(skip && skip[i]) && !found[i])
+				h[m++] = bfidx_hash_one(&hs, items[i]);
+		}
+		bfidx_contains_hashes(index, &meta, h, m, f);
+		m = 0;
+		for (int i = 0; i < count; i++)
+			if (!(skip && skip[i]) && !found[i])
+				found[i] = f[m++];
+		pfree(h);
+		pfree(f);
+	}
+	close_filter_indexes(indexes);
+}
+
+/*
+ * bloom_index_contains(index, x) and (index, xs[]): whether the filter
+ * holds x (false: surely not), or that for each item.  A partitioned
+ * index answers for its partitions together.  A NULL element's answer is
+ * NULL; the index must not be NULL.
+ */
+static Datum
+index_contains_impl(FunctionCallInfo fcinfo)
+{
+	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	Oid			elemtype = get_element_type(argtype);
+	bool		is_array = OidIsValid(elemtype);
+	Datum	   *items = NULL;
+	bool	   *nulls = NULL;
+	bool	   *found;
+	int			count;
+	ArrayType  *arr = NULL;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the index to probe must not be NULL")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (!is_array)
+		elemtype = argtype;
+
+	if (is_array)
+	{
+		int16		len;
+		bool		byval;
+		char		align;
+
+		arr = PG_GETARG_ARRAYTYPE_P(1);
+		get_typlenbyvalalign(elemtype, &len, &byval, &align);
+		deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+	}
+	else
+	{
+		items = palloc(sizeof(Datum));
+		items[0] = PG_GETARG_DATUM(1);
+		count = 1;
+	}
+	found = palloc0(sizeof(bool) * Max(count, 1));
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, nulls, count, found);
+
+	if (!is_array)
+		PG_RETURN_BOOL(found[0]);
+	else
+	{
+		Datum	   *out = palloc(sizeof(Datum) * Max(count, 1));
+		int			ndim = ARR_NDIM(arr);
+		int		   *dims = ARR_DIMS(arr);
+		int		   *lbs = ARR_LBOUND(arr);
+
+		for (int i = 0; i < count; i++)
+			out[i] = BoolGetDatum(found[i]);
+		if (ndim == 0)
+			PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+		PG_RETURN_ARRAYTYPE_P(construct_md_array(out, nulls, ndim, dims, lbs,
+												 BOOLOID, 1, true, TYPALIGN_CHAR));
+	}
+}
+
+/*
+ * Entry points by element kind, as the other probes have, so the probe
+ * scan knows them by name; the answer does not depend on the kind (the
+ * index's own support function hashes the element).
+ */
+static Datum
+index_contains_elem(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	return index_contains_impl(fcinfo);
+}
+
+/*
+ * defines bloom_index_contains_text, bloom_index_contains_int8 and bloom_index_contains_uuid
+ */
+PGBF_ELEM_ENTRY_POINTS(bloom_index_contains, index_contains_elem)
+
+PG_FUNCTION_INFO_V1(bloom_index_contains_array);
+Datum
+bloom_index_contains_array(PG_FUNCTION_ARGS)
+{
+	return index_contains_impl(fcinfo);
+}
+
+/*
+ * bloom_index_absent(index, xs[]): the items of xs the index does not
+ * contain, each once, in their order (the test half of a test-and-add:
+ * insert them, and the index adds them at commit).  NULL items are left
+ * out.  Items with the same hash count as one: the first stays, and the
+ * others are what the filter would answer for them once it is added, a
+ * false positive.
+ */
+static Datum
+index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
+{
+	Oid			elemtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	ArrayType  *arr;
+	Datum	   *items;
+	bool	   *nulls;
+	bool	   *found;
+	uint64	   *dh;
+	int32	   *slots;
+	uint64		mask;
+	int			count,
+				nout = 0;
+	int16		len;
+	bool		byval;
+	char		align;
+	Datum	   *out;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the index to probe must not be NULL")));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	elemtype = get_element_type(elemtype);
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	get_typlenbyvalalign(elemtype, &len, &byval, &align);
+	deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+
+	/*
+	 * The distinct items, by hash (an open-addressing set of positions):
+	 * a NULL or a repeat is marked found, so it is neither probed nor
+	 * returned
+	 */
+	found = palloc0(sizeof(bool) * Max(count, 1));
+	dh = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
+	mask = 1;
+	while (mask < (uint64) count * 2)
+		mask <<= 1;
+	slots = palloc_extended(sizeof(int32) * mask, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	mask--;
+	for (int i = 0; i < count; i++)
+	{
+		uint64		at;
+
+		bfidx_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
+		if (nulls[i])
+		{
+			found[i] = true;
+			continue;
+		}
+		dh[i] = pgbf_hash_datum(items[i], kind, BF_DEFAULT_SEED);
+		for (at = dh[i] & mask; slots[at] != 0; at = (at + 1) & mask)
+			if (dh[slots[at] - 1] == dh[i])
+				break;
+		if (slots[at] == 0)
+			slots[at] = i + 1;
+		else
+			found[i] = true;
+	}
+	pfree(slots);
+
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, NULL, count, found);
+
+	out = palloc(sizeof(Datum) * Max(count, 1));
+	for (int i = 0; i < count; i++)
+		if (!found[i])
+			out[nout++] = items[i];
+	if (nout == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(elemtype));
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, nout, elemtype, len, byval, align));
+}
+
+/*
+ * defines bloom_index_absent_text, bloom_index_absent_int8 and bloom_index_absent_uuid
+ */
+PGBF_ELEM_ENTRY_POINTS(bloom_index_absent, index_absent_elem)
+
+/*
+ * The probe scan's handle on an index: every leaf index open, its stages
+ * as they were when opened (a stage is added before anything goes into
+ * it, so an element added before the scan began is in one of them).
+ */
+struct PgbfIndexProbe
+{
+	int			nleaves;
+	Relation   *leaves;
+	BfIdxMeta  *metas;
+	uint64		seed;
+};
+
+PgbfIndexProbe *
+pgbf_index_probe_open(Oid indexoid, Oid elemtype)
+{
+	List	   *indexes = open_filter_indexes(indexoid);
+	PgbfIndexProbe *p = palloc0(sizeof(PgbfIndexProbe));
+	ListCell   *lc;
+	int			i = 0;
+
+	p->nleaves = list_length(indexes);
+	p->leaves = palloc(sizeof(Relation) * Max(p->nleaves, 1));
+	p->metas = palloc(sizeof(BfIdxMeta) * Max(p->nleaves, 1));
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+
+		p->leaves[i] = index;
+		check_elem_type(index, elemtype);
+		bfidx_read_meta(index, &p->metas[i]);
+		if (i > 0 && p->metas[i].seed != p->seed)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the partitions' bloomfilter indexes of \"%s\" hash with different seeds",
+							get_rel_name(indexoid))));
+		p->seed = p->metas[i].seed;
+		i++;
+	}
+	return p;
+}
+
+uint64
+pgbf_index_probe_seed(const PgbfIndexProbe *p)
+{
+	return p->seed;
+}
+
+void
+pgbf_index_probe_many(const PgbfIndexProbe *p, const uint64 *h, size_t n, bool *out)
+{
+	memset(out, 0, n * sizeof(bool));
+	for (int i = 0; i < p->nleaves; i++)
+		bfidx_contains_hashes(p->leaves[i], &p->metas[i], h, (int) n, out);
+}
+
+void
+pgbf_index_probe_close(PgbfIndexProbe *p)
+{
+	for (int i = 0; i < p->nleaves; i++)
+		index_close(p->leaves[i], AccessShareLock);
+	p->nleaves = 0;
+}
+
+/* per stage: bits set and rate units, summed over its pages */
+static void
+count_stage(Relation index, const BfIdxStage *s, uint64 *bits_set, uint64 *units,
+			uint64 *written)
+{
+	*bits_set = *units = *written = 0;
+	for (uint64 p = 0; p < s->npages; p++)
+	{
+		Buffer		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
+		Page		page = BufferGetPage(buf);
+
+		bfidx_check_interrupts_every(p, BFIDX_PAGES_PER_CHECK);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		if (!PageIsNew(page))
+		{
+			*bits_set += bfidx_opaque_of(page)->bits_set;
+			*units += bfidx_opaque_of(page)->units;
+			(*written)++;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+}
+
+PG_FUNCTION_INFO_V1(bloom_index_info);
+Datum
+bloom_index_info(PG_FUNCTION_ARGS)
+{
+	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	StringInfoData out;
+	ListCell   *lc;
+	bool		first_index = true;
+
+	initStringInfo(&out);
+	if (list_length(indexes) != 1 ||
+		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		appendStringInfoString(&out, "{\"partitions\": [");
+	foreach(lc, indexes)
+	{
+		Relation	index = (Relation) lfirst(lc);
+		BfIdxMeta	meta;
+		uint64		bits = 0,
+					set = 0,
+					capacity = 0;
+		double		fpr_est = 0.0,
+					expected = 0.0;
+		StringInfoData st;
+
+		bfidx_read_meta(index, &meta);
+		initStringInfo(&st);
+		for (uint32 i = 0; i < meta.nstages; i++)
+		{
+			const BfIdxStage *s = &meta.stages[i];
+			uint64		sb,
+						su,
+						written;
+			double		nb = (double) s->geo.nbits;
+
+			count_stage(index, s, &sb, &su, &written);
+			bits += s->geo.nbits;
+			set += sb;
+			capacity += s->geo.capacity;
+			fpr_est += (double) su / (double) BLOOM_RATE_ONE * s->geo.fpr;
+			/* elements from the fill: n = -(m/k) ln(1 - set/m) */
+			if (sb < s->geo.nbits)
+				expected += -(nb / s->geo.nhashes) * log1p(-(double) sb / nb);
+			appendStringInfo(&st, "%s{\"bits\": %llu, \"hashes\": %u, \"capacity\": %llu, "
+							 "\"fpr\": %.17g, \"bits_set\": %llu, \"rate_used\": %.6f, "
+							 "\"first_page\": %llu, \"pages\": %llu, \"pages_written\": %llu, "
+							 "\"pool\": %.6f}",
+							 i ? ", " : "", (unsigned long long) s->geo.nbits, s->geo.nhashes,
+							 (unsigned long long) s->geo.capacity, s->geo.fpr,
+							 (unsigned long long) sb, (double) su / (double) BLOOM_RATE_ONE,
+							 (unsigned long long) s->first_block,
+							 (unsigned long long) s->npages, (unsigned long long) written,
+							 (double) s->pool / (double) BLOOM_RATE_ONE);
+		}
+		appendStringInfoString(&out, first_index ? "{\"index\": " : ", {\"index\": ");
+		escape_json(&out, RelationGetRelationName(index));
+		appendStringInfo(&out, ", \"type\": \"bloomfilter index\", "
+						 "\"layout\": \"blocked\", \"scalable\": %s, \"bits\": %llu, "
+						 "\"bytes\": %llu, \"pages\": %u, \"hashes\": %u, \"stages\": %u, "
+						 "\"capacity\": %llu, \"inserted\": %lld, \"bits_set\": %llu, "
+						 "\"fill\": %.6f, \"fpr_target\": %.17g, \"fpr_estimate\": %.17g, "
+						 "\"seed\": %llu, \"hash\": \"xxh3_64\", \"stage_info\": [%s]}",
+						 meta.scalable ? "true" : "false",
+						 (unsigned long long) bits,
+						 (unsigned long long) RelationGetNumberOfBlocks(index) * BLCKSZ,
+						 RelationGetNumberOfBlocks(index),
+						 meta.stages[meta.nstages - 1].geo.nhashes, meta.nstages,
+						 (unsigned long long) capacity, (long long) llround(expected),
+						 (unsigned long long) set, (double) set / (double) bits,
+						 meta.fpr, fpr_est, (unsigned long long) meta.seed, st.data);
+		first_index = false;
+	}
+	if (list_length(indexes) != 1 ||
+		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		appendStringInfoString(&out, "]}");
+	close_filter_indexes(indexes);
+	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(out.data));
+}
+
+/*
+ * bloom_index_snapshot(index): the filter as a bloomfilter value, the
+ * bloom_create(capacity, fpr) that every element of the index was added to
+ * (as long as it has one stage; with more, the same stages).
+ */
+PG_FUNCTION_INFO_V1(bloom_index_snapshot);
+Datum
+bloom_index_snapshot(PG_FUNCTION_ARGS)
+{
+	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	Relation	index;
+	BfIdxMeta	meta;
+	BloomStage	stages[BLOOM_MAX_STAGES];
+	char		errbuf[BF_ERRLEN];
+	size_t		size;
+	BloomFilter *f;
+
+	if (list_length(indexes) != 1 || ((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("cannot take a snapshot of a partitioned index"),
+				 errhint("Take one of each partition's index and combine them with bloom_union.")));
+	index = (Relation) linitial(indexes);
+	bfidx_read_meta(index, &meta);
+	for (uint32 i = 0; i < meta.nstages; i++)
+		stages[i] = meta.stages[i].geo;
+	if (bloom_paged_value_size(stages, meta.nstages, &size, errbuf) != BF_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("index \"%s\" is too large for a snapshot: %s",
+						RelationGetRelationName(index), errbuf)));
+	f = pgbf_alloc_value_uninit(CurrentMemoryContext, size);
+	bloom_paged_value_init(f, size, meta.capacity, meta.fpr, meta.scalable != 0,
+						   stages, meta.nstages, meta.seed);
+	for (uint32 i = 0; i < meta.nstages; i++)
+	{
+		const BfIdxStage *s = &meta.stages[i];
+		uint8	   *bits = bloom_stage_bits(f, i);
+
+		for (uint64 p = 0; p < s->npages; p++)
+		{
+			Buffer		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
+			Page		page = BufferGetPage(buf);
+
+			bfidx_check_interrupts_every(p, BFIDX_PAGES_PER_CHECK);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			if (!PageIsNew(page))
+				memcpy(bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES,
+					   bfidx_block_of(page, 0), (size_t) bfidx_page_blocks(s, p) * BFIDX_BLOCK_BYTES);
+			UnlockReleaseBuffer(buf);
+		}
+	}
+	bloom_recount(f);
+	close_filter_indexes(indexes);
+	PG_RETURN_POINTER(f);
+}
