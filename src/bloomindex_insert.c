@@ -31,140 +31,179 @@ borrow_amount(const BfIdxStage *s, const BfIdxPageOpaque *o, uint64 need, uint64
 	return Max(need, Min(pool, s->page_share * o->nblocks / BFIDX_BORROW_DIVISOR));
 }
 
+/* how a group of page changes is made durable */
+typedef enum BfIdxLog
+{
+	BFIDX_LOG_NONE,				/* a build: its pages are logged whole at the end */
+	BFIDX_LOG_GENERIC,			/* generic WAL */
+	BFIDX_LOG_OWN				/* the module's own record (bloomindex_wal.c) */
+} BfIdxLog;
+
 /*
- * Add pos[0 .. n) (all on one page of stage st) to that page.  Returns how
- * many were taken: fewer than n when the next one would take the page
- * past its budget and the stage's pool cannot cover it (the stage is
- * full).  wal: log the change (not during a build).
+ * Where a page's adds borrow from: the stage's pool in the metapage,
+ * which the writer locks (after its data pages, as every writer does)
+ * only when a page must borrow; a dry run reads a copy instead.
+ */
+typedef struct BfIdxPool
+{
+	Relation	index;
+	uint32		stage;
+	bool		dry;			/* pool is the caller's copy: lock nothing */
+	Buffer		metabuf;		/* locked once a page has borrowed */
+	uint64		pool;
+	bool		borrowed;
+} BfIdxPool;
+
+/*
+ * Work out the adds of pos[j .. e) (sorted, all on page p of stage st) on
+ * copies of their blocks: c->opaque becomes the page's special space
+ * after them, and c->adds (if not NULL) each add that sets a bit.  Each
+ * add that would take the page past its budget borrows from the pool; one
+ * the pool cannot cover stops it (the stage is full).  Returns where it
+ * stopped: e if it took them all.  page is locked by the caller.
  */
 static int
-page_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int n, bool wal)
+page_changes(const BfIdxMeta *meta, uint32 st, Page page, uint64 p, const BfIdxHashPos *pos,
+			 int j, int e, BfIdxPageChange *c, BfIdxPool *pl)
 {
 	const BfIdxStage *s = &meta->stages[st];
-	uint64		p = pos[0].block / BFIDX_BLOCKS_PER_PAGE;
-	BlockNumber blk = (BlockNumber) (s->first_block + p);
-	Buffer		buf = bfidx_read_page(index, blk);
-	Buffer		metabuf = InvalidBuffer;
-	Page		metapage = NULL;
-	GenericXLogState *state = NULL;
-	Page		page;
-	BfIdxPageOpaque *o;
-	bool		isnew;
-	bool		changed = false;
+	BfIdxPageOpaque *o = &c->opaque;
+	uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
+	int64		curslot = -1;
 	int			i;
 
-	/* a batch of elements already in: nothing to write */
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	for (i = 0; i < n; i++)
-		if (!bfidx_page_contains(page, s, pos[i].block, pos[i].h))
-			break;
-	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-	if (i == n)
-	{
-		ReleaseBuffer(buf);
-		return n;
-	}
-
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	isnew = PageIsNew(BufferGetPage(buf));
-	if (wal)
-	{
-		state = GenericXLogStart(index);
-		page = GenericXLogRegisterBuffer(state, buf, isnew ? GENERIC_XLOG_FULL_IMAGE : 0);
-	}
+	c->init = PageIsNew(page);
+	if (c->init)
+		bfidx_init_opaque(o, meta, st, p);
 	else
-		page = BufferGetPage(buf);
-	if (isnew)
 	{
-		bfidx_init_stage_page(page, meta, st, p);
-		changed = true;
+		*o = *bfidx_opaque_of(page);
+		if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
+			ereport(ERROR,
+					(errcode(ERRCODE_INDEX_CORRUPTED),
+					 errmsg("index \"%s\" block %llu is not a page of stage %u",
+							RelationGetRelationName(pl->index),
+							(unsigned long long) (s->first_block + p), st)));
 	}
-	o = bfidx_opaque_of(page);
-	if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
-		ereport(ERROR,
-				(errcode(ERRCODE_INDEX_CORRUPTED),
-				 errmsg("index \"%s\" block %u is not a page of stage %u",
-						RelationGetRelationName(index), blk, st)));
-
-	for (i = 0; i < n; i++)
+	c->nadds = 0;
+	for (i = j; i < e; i++)
 	{
-		uint64	   *w = bfidx_block_of(page, pos[i].block % BFIDX_BLOCKS_PER_PAGE);
+		uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
 		uint64		delta;
-		int			newbits = bloom_block_preview(w, pos[i].h, &s->geo, &delta);
+		int			newbits;
 
+		if (slot != curslot)
+		{
+			if (c->init)
+				memset(cur, 0, sizeof(cur));
+			else
+				memcpy(cur, bfidx_block_of(page, slot), sizeof(cur));
+			curslot = slot;
+		}
+		newbits = bloom_block_preview(cur, pos[i].h, &s->geo, &delta);
 		if (newbits == 0)
 			continue;
 		if (o->units + delta > o->budget)
 		{
-			BfIdxStage *ms;
 			uint64		need = o->units + delta - o->budget,
 						take;
 
-			if (!BufferIsValid(metabuf))
+			if (!pl->dry && !BufferIsValid(pl->metabuf))
 			{
-				metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
-				LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-				metapage = wal ? GenericXLogRegisterBuffer(state, metabuf, 0)
-					: BufferGetPage(metabuf);
+				pl->metabuf = bfidx_read_page(pl->index, BFIDX_META_BLKNO);
+				LockBuffer(pl->metabuf, BUFFER_LOCK_EXCLUSIVE);
+				pl->pool = bfidx_meta_of(BufferGetPage(pl->metabuf))->stages[st].pool;
 			}
-			ms = &bfidx_meta_of(metapage)->stages[st];
-			if (ms->pool < need)
+			if (pl->pool < need)
 				break;
-			take = borrow_amount(ms, o, need, ms->pool);
-			ms->pool -= take;
+			take = borrow_amount(s, o, need, pl->pool);
+			pl->pool -= take;
 			o->budget += take;
+			pl->borrowed = true;
 		}
-		bloom_block_set(w, pos[i].h, s->geo.nhashes);
+		bloom_block_set(cur, pos[i].h, s->geo.nhashes);
 		o->units += delta;
 		o->bits_set += newbits;
-		changed = true;
+		if (c->adds != NULL)
+		{
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES, &slot, sizeof(slot));
+			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES + sizeof(slot),
+				   &pos[i].h, sizeof(uint64));
+		}
+		c->nadds++;
 	}
-
-	if (wal)
-	{
-		if (changed)
-			GenericXLogFinish(state);
-		else
-			GenericXLogAbort(state);
-	}
-	else if (changed)
-	{
-		MarkBufferDirty(buf);
-		if (BufferIsValid(metabuf))
-			MarkBufferDirty(metabuf);
-	}
-	if (BufferIsValid(metabuf))
-		UnlockReleaseBuffer(metabuf);
-	UnlockReleaseBuffer(buf);
 	return i;
 }
 
 /*
+ * Make a group's page changes durable and visible: apply each (the pages
+ * locked exclusively), and the stage's new pool to the metapage if a page
+ * borrowed, logged as log says.
+ */
+static void
+commit_changes(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxPageChange *pages,
+			   int n, BfIdxPool *pl, BfIdxLog log)
+{
+	uint32		nhashes = meta->stages[st].geo.nhashes;
+	Buffer		metabuf = pl->borrowed ? pl->metabuf : InvalidBuffer;
+
+	if (log == BFIDX_LOG_OWN)
+		bfidx_log_adds(nhashes, pages, n, metabuf, st, pl->pool);
+	else if (log == BFIDX_LOG_GENERIC)
+	{
+		GenericXLogState *state = GenericXLogStart(index);
+
+		for (int k = 0; k < n; k++)
+			bfidx_apply_change(GenericXLogRegisterBuffer(state, pages[k].buf,
+														 pages[k].init ? GENERIC_XLOG_FULL_IMAGE : 0),
+							   pages[k].init, &pages[k].opaque, nhashes, pages[k].adds,
+							   pages[k].nadds);
+		if (BufferIsValid(metabuf))
+			bfidx_meta_of(GenericXLogRegisterBuffer(state, metabuf, 0))->stages[st].pool = pl->pool;
+		GenericXLogFinish(state);
+	}
+	else
+	{
+		for (int k = 0; k < n; k++)
+		{
+			bfidx_apply_change(BufferGetPage(pages[k].buf), pages[k].init, &pages[k].opaque,
+							   nhashes, pages[k].adds, pages[k].nadds);
+			MarkBufferDirty(pages[k].buf);
+		}
+		if (BufferIsValid(metabuf))
+		{
+			bfidx_meta_of(BufferGetPage(metabuf))->stages[st].pool = pl->pool;
+			MarkBufferDirty(metabuf);
+		}
+	}
+}
+
+/*
  * The adds of pos[j .. m) (sorted by block, all in the newest stage st),
- * logged by the module's own WAL records: from pos[j]'s page on, up to
- * BFIDX_WAL_MAX_PAGES pages with something to add go in one record.  The
- * pages are locked in block order, as every writer locks them, and the
- * metapage after them, only if a page must borrow from the pool; the adds
- * are worked out on copies of their blocks, then applied and logged in
- * one critical section.  What a page cannot take (the stage is full)
- * goes to h[*left ..].  Returns where the next group starts.
+ * one group of pages at a time, the one write path of every add: from
+ * pos[j]'s page on, up to as many pages with something to add as one
+ * record takes (BFIDX_WAL_MAX_PAGES for the module's record, three and
+ * the metapage for generic WAL).  The pages are locked in block order, as
+ * every writer locks them, and the metapage after them only if a page
+ * must borrow from the pool; the adds are worked out on copies of their
+ * blocks (page_changes), then applied and logged at once
+ * (commit_changes).  What a page cannot take (the stage is full) goes to
+ * h[*left ..].  Returns where the next group starts.
  */
 static int
-group_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int j, int m,
-		  uint64 *h, int *left)
+add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int j, int m,
+		  uint64 *h, int *left, BfIdxLog log)
 {
 	const BfIdxStage *s = &meta->stages[st];
 	BfIdxPageChange pages[BFIDX_WAL_MAX_PAGES];
 	int			first[BFIDX_WAL_MAX_PAGES],
 				count[BFIDX_WAL_MAX_PAGES];
+	int			maxpages = log == BFIDX_LOG_GENERIC ? MAX_GENERIC_XLOG_PAGES - 1 : BFIDX_WAL_MAX_PAGES;
 	int			np = 0,
 				nc = 0;
-	Buffer		metabuf = InvalidBuffer;
-	uint64		pool = 0;
-	bool		borrowed = false;
+	BfIdxPool	pl = {index, st, false, InvalidBuffer, 0, false};
 
-	while (j < m && np < BFIDX_WAL_MAX_PAGES)
+	while (j < m && np < maxpages)
 	{
 		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
 		int			e = j + 1,
@@ -175,7 +214,7 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 
 		while (e < m && e - j < BFIDX_WAL_MAX_ADDS && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
 			e++;
-		/* the rest of a page's adds go in the next record, not this one */
+		/* the rest of a page's adds go in the next group, not this one */
 		split = e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p;
 		CHECK_FOR_INTERRUPTS();
 		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
@@ -207,75 +246,17 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 	for (int k = 0; k < np; k++)
 	{
 		BfIdxPageChange *c = &pages[k];
-		Page		page = BufferGetPage(c->buf);
-		BfIdxPageOpaque *o = &c->opaque;
-		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
-		int64		curslot = -1;
-		int			i,
-					end = first[k] + count[k];
+		int			end = first[k] + count[k],
+					i;
 
-		c->init = PageIsNew(page);
-		if (c->init)
-			bfidx_init_opaque(o, meta, st, pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE);
-		else
-		{
-			*o = *bfidx_opaque_of(page);
-			if (o->stage != st || o->page_id != bfidx_page_id(meta->format))
-				ereport(ERROR,
-						(errcode(ERRCODE_INDEX_CORRUPTED),
-						 errmsg("index \"%s\" block %u is not a page of stage %u",
-								RelationGetRelationName(index), BufferGetBlockNumber(c->buf), st)));
-		}
 		c->adds = palloc((Size) count[k] * BFIDX_WAL_ADD_BYTES);
-		c->nadds = 0;
-		for (i = first[k]; i < end; i++)
-		{
-			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
-			uint64		delta;
-			int			newbits;
-
-			if (slot != curslot)
-			{
-				if (c->init)
-					memset(cur, 0, sizeof(cur));
-				else
-					memcpy(cur, bfidx_block_of(page, slot), sizeof(cur));
-				curslot = slot;
-			}
-			newbits = bloom_block_preview(cur, pos[i].h, &s->geo, &delta);
-			if (newbits == 0)
-				continue;
-			if (o->units + delta > o->budget)
-			{
-				uint64		need = o->units + delta - o->budget,
-							take;
-
-				if (!BufferIsValid(metabuf))
-				{
-					metabuf = bfidx_read_page(index, BFIDX_META_BLKNO);
-					LockBuffer(metabuf, BUFFER_LOCK_EXCLUSIVE);
-					pool = bfidx_meta_of(BufferGetPage(metabuf))->stages[st].pool;
-				}
-				if (pool < need)
-					break;
-				take = borrow_amount(s, o, need, pool);
-				pool -= take;
-				o->budget += take;
-				borrowed = true;
-			}
-			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
-			o->units += delta;
-			o->bits_set += newbits;
-			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES, &slot, sizeof(slot));
-			memcpy(c->adds + (Size) c->nadds * BFIDX_WAL_ADD_BYTES + sizeof(slot),
-				   &pos[i].h, sizeof(uint64));
-			c->nadds++;
-		}
+		i = page_changes(meta, st, BufferGetPage(c->buf),
+						 pos[first[k]].block / BFIDX_BLOCKS_PER_PAGE, pos, first[k], end, c, &pl);
 		for (; i < end; i++)
 			h[(*left)++] = pos[i].h;
 	}
 
-	/* the pages with adds, in the record; the others only released */
+	/* the pages with adds are committed; the others only released */
 	for (int k = 0; k < np; k++)
 	{
 		if (pages[k].nadds > 0)
@@ -287,84 +268,46 @@ group_add(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 		}
 	}
 	if (nc > 0)
-		bfidx_log_adds(s->geo.nhashes, pages, nc, borrowed ? metabuf : InvalidBuffer, st, pool);
+		commit_changes(index, meta, st, pages, nc, &pl, log);
 	for (int k = 0; k < nc; k++)
 	{
 		UnlockReleaseBuffer(pages[k].buf);
 		pfree(pages[k].adds);
 	}
-	if (BufferIsValid(metabuf))
-		UnlockReleaseBuffer(metabuf);
+	if (BufferIsValid(pl.metabuf))
+		UnlockReleaseBuffer(pl.metabuf);
 	return j;
 }
 
 /*
  * Whether stage st takes all of pos[0 .. m) (sorted by block): the adds
- * worked out on copies of their blocks and special spaces, borrowing from
- * the stage's pool (meta's copy, read under the fixed-size index's lock)
- * as page_add and group_add then do, nothing written.
+ * worked out as add_group works them out, under share locks, borrowing
+ * from meta's copy of the pool (read under the fixed-size index's lock),
+ * nothing written.
  */
 static bool
 stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHashPos *pos, int m)
 {
 	const BfIdxStage *s = &meta->stages[st];
-	uint64		pool = s->pool;
+	BfIdxPool	pl = {index, st, true, InvalidBuffer, s->pool, false};
 
 	for (int j = 0; j < m;)
 	{
 		uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
-		uint64		cur[BFIDX_BLOCK_BYTES / sizeof(uint64)];
-		int64		curslot = -1;
-		BfIdxPageOpaque o;
+		BfIdxPageChange c = {0};
 		Buffer		buf;
-		Page		page;
-		int			e = j + 1;
-		bool		isnew;
+		int			e = j + 1,
+					took;
 
 		while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
 			e++;
 		CHECK_FOR_INTERRUPTS();
 		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		isnew = PageIsNew(page);
-		if (isnew)
-			bfidx_init_opaque(&o, meta, st, p);
-		else
-			o = *bfidx_opaque_of(page);
-		for (int i = j; i < e; i++)
-		{
-			uint16		slot = (uint16) (pos[i].block % BFIDX_BLOCKS_PER_PAGE);
-			uint64		delta;
-
-			if (slot != curslot)
-			{
-				if (isnew)
-					memset(cur, 0, sizeof(cur));
-				else
-					memcpy(cur, bfidx_block_of(page, slot), sizeof(cur));
-				curslot = slot;
-			}
-			if (bloom_block_preview(cur, pos[i].h, &s->geo, &delta) == 0)
-				continue;
-			if (o.units + delta > o.budget)
-			{
-				uint64		need = o.units + delta - o.budget,
-							take;
-
-				if (pool < need)
-				{
-					UnlockReleaseBuffer(buf);
-					return false;
-				}
-				take = borrow_amount(s, &o, need, pool);
-				pool -= take;
-				o.budget += take;
-			}
-			bloom_block_set(cur, pos[i].h, s->geo.nhashes);
-			o.units += delta;
-		}
+		took = page_changes(meta, st, BufferGetPage(buf), p, pos, j, e, &c, &pl);
 		UnlockReleaseBuffer(buf);
+		if (took < e)
+			return false;
 		j = e;
 	}
 	return true;
@@ -390,6 +333,9 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 	BfIdxHashPos    *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
 	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
 	bool		fixed_locked = false;
+	BfIdxLog	log = !wal ? BFIDX_LOG_NONE :
+		RelationNeedsWAL(index) && pgbf_index_own_wal() ? BFIDX_LOG_OWN :
+		RelationNeedsWAL(index) ? BFIDX_LOG_GENERIC : BFIDX_LOG_NONE;
 
 	while (n > 0)
 	{
@@ -438,26 +384,8 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 		 * theirs (each within its budget, so the stage's rate holds).
 		 */
 		left = 0;
-		if (wal && RelationNeedsWAL(index) && pgbf_index_own_wal())
-		{
-			for (j = 0; j < m;)
-				j = group_add(index, &meta, last, pos, j, m, h, &left);
-			m = 0;
-		}
 		for (j = 0; j < m;)
-		{
-			uint64		p = pos[j].block / BFIDX_BLOCKS_PER_PAGE;
-			int			e = j + 1,
-						took;
-
-			while (e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p)
-				e++;
-			CHECK_FOR_INTERRUPTS();
-			took = page_add(index, &meta, last, pos + j, e - j, wal);
-			for (int i = j + took; i < e; i++)
-				h[left++] = pos[i].h;
-			j = e;
-		}
+			j = add_group(index, &meta, last, pos, j, m, h, &left, log);
 		if (left == 0)
 			break;
 
