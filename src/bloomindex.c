@@ -303,7 +303,7 @@ bloomfilter_index_handler(PG_FUNCTION_ARGS)
 	am->amcostestimate = bfidx_costestimate;
 	am->amoptions = bfidx_options;
 	am->amproperty = NULL;
-	am->ambuildphasename = NULL;
+	am->ambuildphasename = bfidx_buildphasename;
 	am->amvalidate = bfidx_validate;
 	am->amadjustmembers = NULL;
 	am->ambeginscan = bfidx_beginscan;

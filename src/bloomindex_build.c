@@ -11,7 +11,9 @@
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "catalog/pg_am.h"
+#include "commands/progress.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
 #include "utils/memutils.h"
@@ -27,6 +29,7 @@ typedef struct BfIdxBuildState
 	int			n;
 	int			max;
 	double		indtuples;
+	uint64		reported;		/* table rows added (progress) */
 	MemoryContext tmpcxt;
 	BloomFilter *local;			/* stage 0 in memory, or NULL: in the pages */
 	void	   *local_alloc;
@@ -41,6 +44,38 @@ typedef struct BfIdxBuildState
  * an equal share of what is left; the pool keeps the rest, and a page
  * left empty gets its budget (page_share a block) when first written.
  */
+/*
+ * The build's phases in pg_stat_progress_create_index (after
+ * PostgreSQL's own "initializing"), named by bfidx_buildphasename
+ */
+#define BFIDX_PHASE_SCAN	2
+#define BFIDX_PHASE_WRITE	3
+
+char *
+bfidx_buildphasename(int64 phasenum)
+{
+	switch (phasenum)
+	{
+		case PROGRESS_CREATEIDX_SUBPHASE_INITIALIZE:
+			return "initializing";
+		case BFIDX_PHASE_SCAN:
+			return "adding table rows";
+		case BFIDX_PHASE_WRITE:
+			return "writing the filter's pages";
+		default:
+			return NULL;
+	}
+}
+
+/* the table's rows added so far, every BF_INTERRUPT_CHUNK of them */
+static inline void
+report_tuples(BfIdxBuildState *bs)
+{
+	bs->reported += 1;
+	if ((bs->reported & (BF_INTERRUPT_CHUNK - 1)) == 0)
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs->reported);
+}
+
 static void
 build_write_local(Relation index, BloomFilter *f)
 {
@@ -177,6 +212,7 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 {
 	if (!isnull[0])
 		build_add_key(index, (BfIdxBuildState *) state, values[0]);
+	report_tuples((BfIdxBuildState *) state);
 }
 
 /* can the build read the table a page at a time (below)? */
@@ -194,8 +230,9 @@ build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
  * table AM's build scan does those).  That scan reads with SnapshotAny,
  * which has no page mode, so it locks the buffer again for every tuple,
  * and costs more than the Bloom work.  Here each page is locked once:
- * which tuples to add is decided under the share lock (every one not DEAD, the versions a snapshot may still see, as the
- * table AM's scan chooses; no other session can be writing, the table
+ * which tuples to add is decided under the share lock (every one not
+ * DEAD, the versions a snapshot may still see, as the table AM's scan
+ * chooses; no other session can be writing, the table
  * is locked against writes), then their elements are read from a copy
  * of the page.  Returns the live tuples, the table's new reltuples.
  */
@@ -211,6 +248,7 @@ build_scan_pages(Relation heap, Relation index, IndexInfo *indexInfo, BfIdxBuild
 	bool		add[MaxHeapTuplesPerPage + 1];
 	double		live = 0;
 
+	pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL, nblocks);
 	for (BlockNumber blk = 0; blk < nblocks; blk++)
 	{
 		Buffer		buf;
@@ -261,7 +299,9 @@ build_scan_pages(Relation heap, Relation index, IndexInfo *indexInfo, BfIdxBuild
 			key = heap_getattr(&tup, attnum, desc, &isnull);
 			if (!isnull)
 				build_add_key(index, bs, key);
+			report_tuples(bs);
 		}
+		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, blk + 1);
 	}
 	FreeAccessStrategy(strategy);
 	return live;
@@ -310,11 +350,16 @@ bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 		}
 	}
 
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, BFIDX_PHASE_SCAN);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL,
+								 (int64) Max(heap->rd_rel->reltuples, 0));
 	if (build_scan_pages_applies(heap, indexInfo))
 		reltuples = build_scan_pages(heap, index, indexInfo, &bs);
 	else
 		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
 										   build_callback, &bs, NULL);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.reported);
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, BFIDX_PHASE_WRITE);
 	build_flush(index, &bs);
 	if (bs.local != NULL)
 	{

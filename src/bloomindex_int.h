@@ -291,5 +291,6 @@ extern bool bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointe
 
 extern IndexBuildResult *bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo);
 extern void bfidx_buildempty(Relation index);
+extern char *bfidx_buildphasename(int64 phasenum);
 
 #endif							/* BLOOMINDEX_INT_H */
