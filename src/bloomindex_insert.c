@@ -366,15 +366,7 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 			older.nstages = last;
 			bfidx_contains_hashes(index, &older, h, n, seen);
 		}
-		for (int i = 0; i < n; i++)
-			if (!seen[i])
-			{
-				pos[m].h = h[i];
-				pos[m].block = bloom_block_index(h[i], nblocks);
-				pos[m].idx = i;
-				m++;
-			}
-		bfidx_sort_by_page(pos, m);
+		m = bfidx_stage_positions(pos, h, n, seen, nblocks);
 		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
 			bfidx_report_full(index, &meta);
 

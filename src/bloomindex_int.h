@@ -264,6 +264,8 @@ typedef struct BfIdxHashPos
 } BfIdxHashPos;
 
 extern void bfidx_sort_by_page(BfIdxHashPos *pos, int n);
+extern int	bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *skip,
+								  uint64 nblocks);
 
 /* is h in stage s? (the page locked, pinned by the caller) */
 static inline bool

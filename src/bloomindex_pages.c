@@ -411,6 +411,28 @@ bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 }
 
 /*
+ * pos[0 .. m) = the hashes h[i] not skipped (skip[i] false), each with
+ * its block among nblocks, sorted by page; returns m
+ */
+int
+bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *skip,
+					  uint64 nblocks)
+{
+	int			m = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!skip[i])
+		{
+			pos[m].h = h[i];
+			pos[m].block = bloom_block_index(h[i], nblocks);
+			pos[m].idx = i;
+			m++;
+		}
+	bfidx_sort_by_page(pos, m);
+	return m;
+}
+
+/*
  * out[i] |= whether h[i] is in any stage.  The probes go through each
  * stage's pages in order, each page read once.
  */
@@ -423,21 +445,13 @@ bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, in
 	{
 		const BfIdxStage *s = &meta->stages[st];
 		uint64		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
-		int			m = 0;
+		int			m;
 		Buffer		buf = InvalidBuffer;
 		BlockNumber cur = InvalidBlockNumber;
 		uint64		pages = 0;
 		int			checked = 0;
 
-		for (int i = 0; i < n; i++)
-			if (!out[i])
-			{
-				pos[m].h = h[i];
-				pos[m].block = bloom_block_index(h[i], nblocks);
-				pos[m].idx = i;
-				m++;
-			}
-		bfidx_sort_by_page(pos, m);
+		m = bfidx_stage_positions(pos, h, n, out, nblocks);
 		for (int j = 0; j < m; j++)
 		{
 			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);

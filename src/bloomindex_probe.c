@@ -155,6 +155,13 @@ open_filter_indexes(Oid indexoid)
 	return out;
 }
 
+/* did the index argument indexoid, opened as indexes, name a partitioned index? */
+static bool
+names_partitioned(List *indexes, Oid indexoid)
+{
+	return list_length(indexes) != 1 || ((Relation) linitial(indexes))->rd_id != indexoid;
+}
+
 static void
 close_filter_indexes(List *indexes)
 {
@@ -190,11 +197,13 @@ check_elem_type(Relation index, Oid elemtype)
  * found[i] |= whether items[i] is in the index indexoid (any leaf of a
  * partitioned one), for each i with neither skip[i] (skip may be NULL)
  * nor found[i] set already; the checks of open_filter_indexes and
- * check_elem_type first.
+ * check_elem_type first.  known (or NULL): items' hashes as element kind
+ * known_kind hashes them with the default seed, used for a leaf whose
+ * support function and seed are those.
  */
 static void
 probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, int count,
-			 bool *found)
+			 bool *found, const uint64 *known, int known_kind)
 {
 	List	   *indexes = open_filter_indexes(indexoid);
 	ListCell   *lc;
@@ -207,15 +216,19 @@ probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, i
 		uint64	   *h = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
 		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
 		int			m = 0;
+		bool		reuse;
 
 		check_elem_type(index, elemtype);
 		bfidx_read_meta(index, &meta);
 		bfidx_hasher_init(&hs, index, meta.seed);
+		/* hashes the caller made as this index makes them are not made again */
+		reuse = known != NULL && hs.kind == known_kind && hs.seed == BF_DEFAULT_SEED;
+
 		for (int i = 0; i < count; i++)
 		{
 			bfidx_check_interrupts_every(i, BF_INTERRUPT_CHUNK);
 			if (!(skip && skip[i]) && !found[i])
-				h[m++] = bfidx_hash_one(&hs, items[i]);
+				h[m++] = reuse ? known[i] : bfidx_hash_one(&hs, items[i]);
 		}
 		bfidx_contains_hashes(index, &meta, h, m, f);
 		m = 0;
@@ -272,7 +285,7 @@ index_contains_impl(FunctionCallInfo fcinfo)
 		count = 1;
 	}
 	found = palloc0(sizeof(bool) * Max(count, 1));
-	probe_leaves(PG_GETARG_OID(0), elemtype, items, nulls, count, found);
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, nulls, count, found, NULL, -1);
 
 	if (!is_array)
 		PG_RETURN_BOOL(found[0]);
@@ -385,7 +398,7 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	}
 	pfree(slots);
 
-	probe_leaves(PG_GETARG_OID(0), elemtype, items, NULL, count, found);
+	probe_leaves(PG_GETARG_OID(0), elemtype, items, NULL, count, found, dh, (int) kind);
 
 	out = palloc(sizeof(Datum) * Max(count, 1));
 	for (int i = 0; i < count; i++)
@@ -498,8 +511,7 @@ bloom_index_info(PG_FUNCTION_ARGS)
 	bool		first_index = true;
 
 	initStringInfo(&out);
-	if (list_length(indexes) != 1 ||
-		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+	if (names_partitioned(indexes, PG_GETARG_OID(0)))
 		appendStringInfoString(&out, "{\"partitions\": [");
 	foreach(lc, indexes)
 	{
@@ -559,8 +571,7 @@ bloom_index_info(PG_FUNCTION_ARGS)
 						 meta.fpr, fpr_est, (unsigned long long) meta.seed, st.data);
 		first_index = false;
 	}
-	if (list_length(indexes) != 1 ||
-		((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+	if (names_partitioned(indexes, PG_GETARG_OID(0)))
 		appendStringInfoString(&out, "]}");
 	close_filter_indexes(indexes);
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(out.data));
@@ -583,7 +594,7 @@ bloom_index_snapshot(PG_FUNCTION_ARGS)
 	size_t		size;
 	BloomFilter *f;
 
-	if (list_length(indexes) != 1 || ((Relation) linitial(indexes))->rd_id != PG_GETARG_OID(0))
+	if (names_partitioned(indexes, PG_GETARG_OID(0)))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("cannot take a snapshot of a partitioned index"),
