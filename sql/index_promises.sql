@@ -184,3 +184,33 @@ SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'ip_bad_op_ops';
 DROP OPERATOR FAMILY ip_bad_sig_ops USING bloomfilter;
 DROP OPERATOR FAMILY ip_bad_op_ops USING bloomfilter;
 DROP FUNCTION ip_hash4(text, integer);
+
+-- ---- an operator class that hashes with a function of its own ----
+-- the probe scan hashes as the module does: it must not answer for such
+-- an index (it answered "absent" for every row)
+CREATE FUNCTION ip_lower_hash(text, bigint) RETURNS bigint IMMUTABLE STRICT
+LANGUAGE sql AS 'SELECT bloom_hash(lower($1), $2)';
+CREATE OPERATOR CLASS ip_lower_ops FOR TYPE text USING bloomfilter AS
+	FUNCTION 1 ip_lower_hash(text, bigint);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'ip_lower_ops';
+CREATE TABLE ip_co (k text);
+INSERT INTO ip_co SELECT 'KEY-' || g FROM generate_series(1, 5000) g;
+CREATE INDEX ip_co_f ON ip_co USING bloomfilter (k ip_lower_ops) WITH (capacity = 10000);
+SELECT * FROM explain_plan('costs off', $$SELECT count(*) FROM ip_co WHERE NOT bloom_index_contains('ip_co_f', k)$$);
+SELECT count(*) AS false_negatives FROM ip_co WHERE NOT bloom_index_contains('ip_co_f', k);
+SELECT bloom_index_contains('ip_co_f', 'key-1') AS lower_case_found;
+-- named by a parameter, the plan cannot tell: the scan refuses at run time
+PREPARE ip_co_q(regclass) AS SELECT count(*) FROM ip_co WHERE NOT bloom_index_contains($1, k);
+SET plan_cache_mode = force_generic_plan;
+SELECT err($$EXECUTE ip_co_q('ip_co_f')$$);
+-- planned without the probe scan, the function probes it
+DEALLOCATE ip_co_q;
+SET bloomfilter.enable_probe_scan = off;
+PREPARE ip_co_q(regclass) AS SELECT count(*) FROM ip_co WHERE NOT bloom_index_contains($1, k);
+EXECUTE ip_co_q('ip_co_f');
+RESET bloomfilter.enable_probe_scan;
+RESET plan_cache_mode;
+DEALLOCATE ip_co_q;
+DROP TABLE ip_co;
+DROP OPERATOR FAMILY ip_lower_ops USING bloomfilter;
+DROP FUNCTION ip_lower_hash(text, bigint);

@@ -23,6 +23,15 @@ extern void pgbf_index_wal_init(void);
  */
 typedef struct PgbfIndexProbe PgbfIndexProbe;
 
+/*
+ * Whether every leaf of index indexoid hashes its elements with the
+ * module's own support functions (bloom_hash), so the probe scan, which
+ * hashes as the module does, answers as the function; true for what is
+ * not a bloomfilter index (the probe reports that).  pgbf_index_probe_open
+ * refuses an index that does not.
+ */
+extern bool pgbf_index_hashes_as_module(Oid indexoid);
+
 extern PgbfIndexProbe *pgbf_index_probe_open(Oid indexoid, Oid elemtype);
 extern uint64 pgbf_index_probe_seed(const PgbfIndexProbe *p);
 extern void pgbf_index_probe_many(const PgbfIndexProbe *p, const uint64 *h, size_t n,

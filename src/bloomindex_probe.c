@@ -427,6 +427,49 @@ struct PgbfIndexProbe
 	uint64		seed;
 };
 
+/* a leaf's support function is the module's bloom_hash for its kind */
+static bool
+leaf_hashes_as_module(Relation index)
+{
+	BfIdxHasher hs;
+
+	bfidx_hasher_init(&hs, index, BF_DEFAULT_SEED);
+	return hs.kind >= 0;
+}
+
+bool
+pgbf_index_hashes_as_module(Oid indexoid)
+{
+	Relation	index = try_relation_open(indexoid, AccessShareLock);
+	bool		own = true;
+
+	if (index == NULL)
+		return true;
+	if (index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
+		index->rd_indam->aminsert == bfidx_insert)
+		own = leaf_hashes_as_module(index);
+	else if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX && index->rd_indam != NULL &&
+			 index->rd_indam->aminsert == bfidx_insert)
+	{
+		List	   *all = find_all_inheritors(indexoid, AccessShareLock, NULL);
+		ListCell   *lc;
+
+		foreach(lc, all)
+		{
+			Oid			oid = lfirst_oid(lc);
+			Relation	leaf;
+
+			if (get_rel_relkind(oid) != RELKIND_INDEX)
+				continue;
+			leaf = index_open(oid, AccessShareLock);
+			own = own && leaf_hashes_as_module(leaf);
+			index_close(leaf, AccessShareLock);
+		}
+	}
+	relation_close(index, AccessShareLock);
+	return own;
+}
+
 PgbfIndexProbe *
 pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 {
@@ -444,6 +487,12 @@ pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 
 		p->leaves[i] = index;
 		check_elem_type(index, elemtype);
+		if (!leaf_hashes_as_module(index))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the probe scan cannot probe index \"%s\": its operator class hashes with a function of its own",
+							RelationGetRelationName(index)),
+					 errhint("Name the index by a constant, or plan the query with bloomfilter.enable_probe_scan = off: then bloom_index_contains probes it.")));
 		bfidx_read_meta(index, &p->metas[i]);
 		if (i > 0 && p->metas[i].seed != p->seed)
 			ereport(ERROR,

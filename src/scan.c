@@ -242,6 +242,15 @@ match_probe_qual(PlannerInfo *root, RelOptInfo *rel, RestrictInfo *rinfo, ProbeQ
 	if (bms_is_member(rel->relid, varnos) || contain_volatile_functions(filter) ||
 		contain_subplans(filter))
 		return false;
+	/*
+	 * The scan hashes each element as the module does; an index whose
+	 * operator class hashes with a function of its own is probed by the
+	 * function (an index named by a parameter is checked when the scan
+	 * opens it, which refuses such an index)
+	 */
+	if (q->type == PROBE_INDEX && IsA(filter, Const) && !((Const *) filter)->constisnull &&
+		!pgbf_index_hashes_as_module(DatumGetObjectId(((Const *) filter)->constvalue)))
+		return false;
 	q->filter = (Expr *) filter;
 	q->rinfo = rinfo;
 	return true;
