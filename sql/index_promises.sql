@@ -199,6 +199,7 @@ CREATE INDEX ip_co_f ON ip_co USING bloomfilter (k ip_lower_ops) WITH (capacity 
 SELECT * FROM explain_plan('costs off', $$SELECT count(*) FROM ip_co WHERE NOT bloom_index_contains('ip_co_f', k)$$);
 SELECT count(*) AS false_negatives FROM ip_co WHERE NOT bloom_index_contains('ip_co_f', k);
 SELECT bloom_index_contains('ip_co_f', 'key-1') AS lower_case_found;
+SELECT bloom_index_contains('ip_co_f', ARRAY['key-1', NULL, 'KEY-2', 'key-x']) AS array_probe;
 -- named by a parameter, the plan cannot tell: the scan refuses at run time
 PREPARE ip_co_q(regclass) AS SELECT count(*) FROM ip_co WHERE NOT bloom_index_contains($1, k);
 SET plan_cache_mode = force_generic_plan;

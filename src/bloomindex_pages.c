@@ -330,6 +330,12 @@ bfidx_hash_key(const BfIdxHasher *hs, Datum key, int *n)
 		*n = 1;
 		return h;
 	}
+	else if (hs->kind >= 0)
+	{
+		/* the module's hash: the glue's, reading the items in place */
+		*n = pgbf_hash_array(DatumGetArrayTypeP(key), hs->seed, &h);
+		return h;
+	}
 	else
 	{
 		ArrayType  *arr = DatumGetArrayTypeP(key);

@@ -24,6 +24,29 @@
 
 #include "bloomindex_int.h"
 
+/*
+ * The probe scan's handle on an index: every leaf index open, its stages
+ * as they were when opened (a stage is added before anything goes into
+ * it, so an element added before the scan began is in one of them).
+ */
+struct PgbfIndexProbe
+{
+	int			nleaves;
+	Relation   *leaves;
+	BfIdxMeta  *metas;
+	uint64		seed;
+	bool		module_hash;	/* every leaf hashes as the module does */
+};
+
+static PgbfIndexProbe *probe_open(Oid indexoid, Oid elemtype, bool for_scan);
+
+/* PgbfProbeMany's form of pgbf_index_probe_many, for the glue's array probe */
+static void
+probe_many_cb(const void *p, const uint64 *h, size_t n, bool *out)
+{
+	pgbf_index_probe_many((const PgbfIndexProbe *) p, h, n, out);
+}
+
 /* ---- SQL functions ---- */
 
 /* bloom_hash(x, seed): the hash every filter type gives x (support 1) */
@@ -270,10 +293,20 @@ index_contains_impl(FunctionCallInfo fcinfo)
 
 	if (is_array)
 	{
+		PgbfIndexProbe *p = probe_open(PG_GETARG_OID(0), elemtype, false);
 		int16		len;
 		bool		byval;
 		char		align;
 
+		/* as every array probe: the glue hashes the items in place */
+		if (p->module_hash)
+		{
+			Datum		result = pgbf_contains_array(fcinfo, 1, p, p->seed, probe_many_cb);
+
+			pgbf_index_probe_close(p);
+			return result;
+		}
+		pgbf_index_probe_close(p);
 		arr = PG_GETARG_ARRAYTYPE_P(1);
 		get_typlenbyvalalign(elemtype, &len, &byval, &align);
 		deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
@@ -414,18 +447,6 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
  */
 PGBF_ELEM_ENTRY_POINTS(bloom_index_absent, index_absent_elem)
 
-/*
- * The probe scan's handle on an index: every leaf index open, its stages
- * as they were when opened (a stage is added before anything goes into
- * it, so an element added before the scan began is in one of them).
- */
-struct PgbfIndexProbe
-{
-	int			nleaves;
-	Relation   *leaves;
-	BfIdxMeta  *metas;
-	uint64		seed;
-};
 
 /* a leaf's support function is the module's bloom_hash for its kind */
 static bool
@@ -473,6 +494,16 @@ pgbf_index_hashes_as_module(Oid indexoid)
 PgbfIndexProbe *
 pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 {
+	return probe_open(indexoid, elemtype, true);
+}
+
+/*
+ * The probe's leaves opened, checked as for bloom_index_contains; for the
+ * scan, which hashes as the module does, refused unless every leaf does
+ */
+static PgbfIndexProbe *
+probe_open(Oid indexoid, Oid elemtype, bool for_scan)
+{
 	List	   *indexes = open_filter_indexes(indexoid);
 	PgbfIndexProbe *p = palloc0(sizeof(PgbfIndexProbe));
 	ListCell   *lc;
@@ -487,7 +518,8 @@ pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 
 		p->leaves[i] = index;
 		check_elem_type(index, elemtype);
-		if (!leaf_hashes_as_module(index))
+		p->module_hash = (i == 0 || p->module_hash) && leaf_hashes_as_module(index);
+		if (for_scan && !p->module_hash)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("the probe scan cannot probe index \"%s\": its operator class hashes with a function of its own",

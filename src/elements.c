@@ -263,6 +263,12 @@ pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed, uint64 **ha
 	return count;
 }
 
+int
+pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes)
+{
+	return hash_array_elements(arr, seed, hashes);
+}
+
 /*
  * The hashes of the array's non-NULL elements in order (*hashes,
  * palloc'd); returns how many.  The elements are read in place, never

@@ -180,6 +180,9 @@ extern Datum pgbf_filter_and_flags(FunctionCallInfo fcinfo, void *filter, Datum 
 extern int	pgbf_hash_array_arg(FunctionCallInfo fcinfo, int argno, uint64 seed,
 								uint64 **hashes, ArrayType **header);
 
+/* the same for an array value at hand (an index key): *hashes, the count */
+extern int	pgbf_hash_array(ArrayType *arr, uint64 seed, uint64 **hashes);
+
 /*
  * The array probes, f_contains(f, xs[]): f's answer for each element of
  * the array in argument argno, NULL for a NULL element, as a boolean array
