@@ -37,6 +37,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+. bench/lib.sh
 
 SIZES=${BENCH_FORMS_SIZES-1000000 10000000}
 REPS=${BENCH_FORMS_REPS:-3 1}
@@ -57,23 +58,8 @@ if [ "${1:-}" != "--stage2" ]; then
 	as_user env SIZES="$SIZES" REPS="$REPS" BATCH="$BATCH" SHARED_BUFFERS="$SHARED_BUFFERS" \
 		AT_1B="$AT_1B" AT_1B_REPS="$AT_1B_REPS" \
 		PGPORT="${PGPORT:-}" bash "$scratch/main/bench/crawler_forms.sh" --stage2 "$scratch" || status=$?
-	if [ $status -eq 0 ]; then
-		mkdir -p "$(dirname "$OUT")"
-		{
-			echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC')," \
-				"$(nproc) vCPU, $(free -g | awk '/^Mem:/ { print $2 }') GiB," \
-				"$(. /etc/os-release && echo "$PRETTY_NAME"), $("$PG_BINDIR/postgres" --version)"
-			echo
-			cat "$scratch/results.md"
-		} >"$OUT"
-		log "results in $OUT"
-	fi
-	if [ "${BENCH_FORMS_KEEP:-0}" = 1 ] || [ $status -ne 0 ]; then
-		log "scratch dir kept: $scratch"
-	else
-		rm -rf "$scratch"
-	fi
-	exit $status
+	bench_finish "$scratch" $status "$OUT" "${BENCH_FORMS_KEEP:-0}" \
+		"commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) vCPU, $(free -g | awk '/^Mem:/ { print $2 }') GiB, $(. /etc/os-release && echo "$PRETTY_NAME"), $("$PG_BINDIR/postgres" --version)"
 fi
 
 # ---- stage 2: unprivileged, in the scratch copy ----
@@ -91,7 +77,7 @@ max_wal_size = 8GB
 max_parallel_workers_per_gather = 0
 CONF
 "$PG_BINDIR/pg_ctl" -D "$PGDATA" -w restart >/dev/null
-psql() { "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+psql() { bench_psql "$@"; }
 psql -d postgres -c 'CREATE DATABASE forms'
 max=$AT_1B
 for s in $SIZES; do [ "$s" -gt "$max" ] && max=$s; done

@@ -41,6 +41,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+. bench/lib.sh
 
 MODE=${BENCH_INDEX_MODE:-index}
 case $MODE in
@@ -95,33 +96,19 @@ if [ "${1:-}" != "--stage2" ]; then
 		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
 	fi
 	build_redisbloom
-	scratch=$(mktemp -d /tmp/bench-index-XXXXXX)
-	chmod 755 "$scratch"
+	scratch=$(bench_scratch index)
 	nice -n 10 gcc -O2 -std=gnu11 -Wall -Wextra -I"$("$PG_CONFIG" --includedir)" \
 		-o "$scratch/index_bench" bench/index_bench.c -lhiredis -lpq
 	# the batches' new half: real URLs, each once (the links in the order a
 	# crawler found them, then the packages' home pages)
 	gzip -dc "$DATA/doc-links-stream.txt.gz" "$DATA/debian-homepages.txt.gz" | awk '!seen[$0]++' >"$scratch/urls.txt"
 	cp "$RB_CACHE/redisbloom-$RB_VERSION.so" "$scratch/redisbloom.so"
-	if [ "$(id -u)" = 0 ]; then
-		id "$TEST_USER" >/dev/null 2>&1 || useradd --system --shell /bin/bash --home-dir "$scratch" "$TEST_USER"
-		chown -R "$TEST_USER" "$scratch"
-	fi
+	[ "$(id -u)" != 0 ] || chown -R "$TEST_USER" "$scratch"
 	log "index benchmark in $scratch"
 	status=0
 	as_user env MODE="$MODE" SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" PRELOAD="$PRELOAD" \
 		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
-	if [ $status -eq 0 ]; then
-		mkdir -p bench/results
-		cp "$scratch/results.md" "$RESULTS_FILE"
-		log "results in $RESULTS_FILE"
-	fi
-	if [ "${BENCH_INDEX_KEEP:-0}" = 1 ] || [ $status -ne 0 ]; then
-		log "scratch dir kept: $scratch"
-	else
-		rm -rf "$scratch"
-	fi
-	exit $status
+	bench_finish "$scratch" $status "$RESULTS_FILE" "${BENCH_INDEX_KEEP:-0}"
 fi
 
 # ---- stage 2: unprivileged, in the scratch dir ----
@@ -136,13 +123,8 @@ trap stop_all EXIT
 start_cluster "$scratch"
 # the index in shared buffers: time the CPU work, not the page cache; room
 # for a 100M prefill's WAL between checkpoints
-psql() { PGOPTIONS="-c client_min_messages=warning" "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
-psql -c "ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS'" \
-	-c "ALTER SYSTEM SET maintenance_work_mem = '1GB'" \
-	-c "ALTER SYSTEM SET max_wal_size = '16GB'" \
-	-c "ALTER SYSTEM SET checkpoint_timeout = '1h'" \
-	-c "ALTER SYSTEM SET max_parallel_workers_per_gather = 0"
-[ "$PRELOAD" = 1 ] && psql -c "ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'"
+psql() { bench_psql "$@"; }
+bench_server_settings "$SHARED_BUFFERS" "$PRELOAD"
 # BENCH_INDEX_PIN=1: both servers on the last CPU, the client on the
 # others, so each request crosses between the same two CPUs on both sides
 if [ "$PIN" = 1 ] && [ "$(nproc)" -ge 2 ]; then
@@ -230,8 +212,7 @@ SQL
 		echo "stored bloomfilter test-and-add vs RedisBloom BF.MADD, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
 			"BENCH_INDEX_MODE=stored BENCH_INDEX_SIZES=\"$SIZES\" BENCH_INDEX_BATCHES=$BATCHES BENCH_INDEX_ROUNDS=$ROUNDS BENCH_INDEX_PIN=$PIN"
 		echo
-		echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
-			"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+		bench_machine_line
 		echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 			"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
 			"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"
@@ -348,8 +329,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 	echo "bloomfilter index vs RedisBloom, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
 		"BENCH_INDEX_SIZES=\"$SIZES\" BENCH_INDEX_BATCHES=$BATCHES BENCH_INDEX_ROUNDS=$ROUNDS BENCH_INDEX_PG_PREFILL=$PG_PREFILL BENCH_INDEX_PIN=$PIN"
 	echo
-	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
-		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+	bench_machine_line
 	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
 		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"

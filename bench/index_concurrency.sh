@@ -41,6 +41,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
+. bench/lib.sh
 
 SIZE=${BENCH_CONC_SIZE:-1000000}
 CLIENTS=${BENCH_CONC_CLIENTS:-1 2 4 8}
@@ -56,27 +57,12 @@ if [ "${1:-}" != "--stage2" ]; then
 		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
 	fi
 	[ -x "$PG_BINDIR/pgbench" ] || { log "no pgbench in $PG_BINDIR"; exit 1; }
-	scratch=$(mktemp -d /tmp/bench-conc-XXXXXX)
-	chmod 755 "$scratch"
-	if [ "$(id -u)" = 0 ]; then
-		id "$TEST_USER" >/dev/null 2>&1 || useradd --system --shell /bin/bash --home-dir "$scratch" "$TEST_USER"
-		chown -R "$TEST_USER" "$scratch"
-	fi
+	scratch=$(bench_scratch conc)
 	log "concurrency benchmark in $scratch"
 	status=0
 	as_user env SIZE="$SIZE" CLIENTS="$CLIENTS" SECONDS_RUN="$SECONDS_RUN" PRELOAD="$PRELOAD" \
 		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_concurrency.sh" --stage2 "$scratch" || status=$?
-	if [ $status -eq 0 ]; then
-		mkdir -p bench/results
-		cp "$scratch/results.md" "$RESULTS_FILE"
-		log "results in $RESULTS_FILE"
-	fi
-	if [ "${BENCH_CONC_KEEP:-0}" = 1 ] || [ $status -ne 0 ]; then
-		log "scratch dir kept: $scratch"
-	else
-		rm -rf "$scratch"
-	fi
-	exit $status
+	bench_finish "$scratch" $status "$RESULTS_FILE" "${BENCH_CONC_KEEP:-0}"
 fi
 
 # ---- stage 2: unprivileged, in the scratch dir ----
@@ -84,14 +70,8 @@ scratch=$2
 ensure_deps >/dev/null
 trap stop_cluster EXIT
 start_cluster "$scratch"
-psql() { PGOPTIONS="-c client_min_messages=warning" "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
-# the index in shared buffers; no checkpoint inside a timed run
-psql -c "ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS'" \
-	-c "ALTER SYSTEM SET maintenance_work_mem = '1GB'" \
-	-c "ALTER SYSTEM SET max_wal_size = '16GB'" \
-	-c "ALTER SYSTEM SET checkpoint_timeout = '1h'" \
-	-c "ALTER SYSTEM SET max_parallel_workers_per_gather = 0"
-[ "$PRELOAD" = 1 ] && psql -c "ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'"
+psql() { bench_psql "$@"; }
+bench_server_settings "$SHARED_BUFFERS" "$PRELOAD"
 "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 psql -c "CREATE EXTENSION bloomfilter"
 
@@ -234,8 +214,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 	echo "bloomfilter index, concurrent test-and-add, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
 		"BENCH_CONC_SIZE=$SIZE BENCH_CONC_CLIENTS=\"$CLIENTS\" BENCH_CONC_SECONDS=$SECONDS_RUN BENCH_CONC_PRELOAD=$PRELOAD"
 	echo
-	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
-		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+	bench_machine_line
 	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
 		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, max_parallel_workers_per_gather = 0, unix socket," \

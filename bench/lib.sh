@@ -1,0 +1,71 @@
+# What the benchmark drivers that run their own servers share
+# (index_bench.sh, index_concurrency.sh, crawler_forms.sh): stage 1, as
+# root or a sudoer, hands a scratch directory to stage 2, which runs as
+# the unprivileged test user, and keeps what it wrote.  Sourced after
+# tools/lib.sh.
+# shellcheck shell=bash
+
+# A scratch directory under /tmp (bench-PREFIX-*) the test user owns;
+# prints its path.
+bench_scratch() {
+	local scratch
+	scratch=$(mktemp -d "/tmp/bench-$1-XXXXXX")
+	chmod 755 "$scratch"
+	if [ "$(id -u)" = 0 ]; then
+		id "$TEST_USER" >/dev/null 2>&1 || useradd --system --shell /bin/bash --home-dir "$scratch" "$TEST_USER"
+		chown -R "$TEST_USER" "$scratch"
+	fi
+	echo "$scratch"
+}
+
+# bench_finish SCRATCH STATUS OUT KEEP [HEADER]: stage 1's end.  On
+# success stage 2's SCRATCH/results.md goes to OUT (after HEADER and a
+# blank line, if given); the scratch directory is removed unless KEEP is 1
+# or stage 2 failed.  Exits with STATUS.
+bench_finish() {
+	local scratch=$1 status=$2 out=$3 keep=$4 header=${5:-}
+	if [ "$status" -eq 0 ]; then
+		mkdir -p "$(dirname "$out")"
+		{
+			if [ -n "$header" ]; then
+				echo "$header"
+				echo
+			fi
+			cat "$scratch/results.md"
+		} >"$out"
+		log "results in $out"
+	fi
+	if [ "$keep" = 1 ] || [ "$status" -ne 0 ]; then
+		log "scratch dir kept: $scratch"
+	else
+		rm -rf "$scratch"
+	fi
+	exit "$status"
+}
+
+# psql on the stage's cluster (database postgres unless -d says otherwise),
+# quiet, stopping at the first error
+bench_psql() {
+	PGOPTIONS="-c client_min_messages=warning" "$PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -d postgres "$@"
+}
+
+# bench_server_settings SHARED_BUFFERS PRELOAD: what the index benchmarks
+# run under, set for the next restart: the index in shared buffers, no
+# checkpoint inside a timed run, serial plans, and (PRELOAD=1) the module
+# preloaded, so the index logs its adds with its own WAL records
+bench_server_settings() {
+	bench_psql -c "ALTER SYSTEM SET shared_buffers = '$1'" \
+		-c "ALTER SYSTEM SET maintenance_work_mem = '1GB'" \
+		-c "ALTER SYSTEM SET max_wal_size = '16GB'" \
+		-c "ALTER SYSTEM SET checkpoint_timeout = '1h'" \
+		-c "ALTER SYSTEM SET max_parallel_workers_per_gather = 0"
+	if [ "$2" = 1 ]; then
+		bench_psql -c "ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'"
+	fi
+}
+
+# the machine, for a report's header: "- machine: CPU, N cores, M GB RAM"
+bench_machine_line() {
+	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
+		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
+}
