@@ -559,12 +559,15 @@ pgbf_index_probe_close(PgbfIndexProbe *p)
 	p->nleaves = 0;
 }
 
-/* per stage: bits set and rate units, summed over its pages */
+/*
+ * Call fn(page, p, arg) for each page p of stage s that has been written,
+ * under its share lock
+ */
+typedef void (*StagePageFn) (Page page, uint64 p, void *arg);
+
 static void
-count_stage(Relation index, const BfIdxStage *s, uint64 *bits_set, uint64 *units,
-			uint64 *written)
+for_each_written_page(Relation index, const BfIdxStage *s, StagePageFn fn, void *arg)
 {
-	*bits_set = *units = *written = 0;
 	for (uint64 p = 0; p < s->npages; p++)
 	{
 		Buffer		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
@@ -573,13 +576,39 @@ count_stage(Relation index, const BfIdxStage *s, uint64 *bits_set, uint64 *units
 		bfidx_check_interrupts_every(p, BFIDX_PAGES_PER_CHECK);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		if (!PageIsNew(page))
-		{
-			*bits_set += bfidx_opaque_of(page)->bits_set;
-			*units += bfidx_opaque_of(page)->units;
-			(*written)++;
-		}
+			fn(page, p, arg);
 		UnlockReleaseBuffer(buf);
 	}
+}
+
+/* per stage: bits set, rate units and pages written, summed over its pages */
+typedef struct StageCounts
+{
+	uint64		bits_set;
+	uint64		units;
+	uint64		written;
+} StageCounts;
+
+static void
+count_page(Page page, uint64 p, void *arg)
+{
+	StageCounts *c = (StageCounts *) arg;
+
+	c->bits_set += bfidx_opaque_of(page)->bits_set;
+	c->units += bfidx_opaque_of(page)->units;
+	c->written++;
+}
+
+static void
+count_stage(Relation index, const BfIdxStage *s, uint64 *bits_set, uint64 *units,
+			uint64 *written)
+{
+	StageCounts c = {0};
+
+	for_each_written_page(index, s, count_page, &c);
+	*bits_set = c.bits_set;
+	*units = c.units;
+	*written = c.written;
 }
 
 PG_FUNCTION_INFO_V1(bloom_index_info);
@@ -658,6 +687,22 @@ bloom_index_info(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(out.data));
 }
 
+/* a written page's blocks into a snapshot's stage bits */
+typedef struct SnapshotCopy
+{
+	const BfIdxStage *stage;
+	uint8	   *bits;
+} SnapshotCopy;
+
+static void
+copy_page(Page page, uint64 p, void *arg)
+{
+	SnapshotCopy *c = (SnapshotCopy *) arg;
+
+	memcpy(c->bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES, bfidx_block_of(page, 0),
+		   (size_t) bfidx_page_blocks(c->stage, p) * BFIDX_BLOCK_BYTES);
+}
+
 /*
  * bloom_index_snapshot(index): the filter as a bloomfilter value, the
  * bloom_create(capacity, fpr) that every element of the index was added to
@@ -694,21 +739,9 @@ bloom_index_snapshot(PG_FUNCTION_ARGS)
 						   stages, meta.nstages, meta.seed);
 	for (uint32 i = 0; i < meta.nstages; i++)
 	{
-		const BfIdxStage *s = &meta.stages[i];
-		uint8	   *bits = bloom_stage_bits(f, i);
+		SnapshotCopy c = {&meta.stages[i], bloom_stage_bits(f, i)};
 
-		for (uint64 p = 0; p < s->npages; p++)
-		{
-			Buffer		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
-			Page		page = BufferGetPage(buf);
-
-			bfidx_check_interrupts_every(p, BFIDX_PAGES_PER_CHECK);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			if (!PageIsNew(page))
-				memcpy(bits + p * BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES,
-					   bfidx_block_of(page, 0), (size_t) bfidx_page_blocks(s, p) * BFIDX_BLOCK_BYTES);
-			UnlockReleaseBuffer(buf);
-		}
+		for_each_written_page(index, c.stage, copy_page, &c);
 	}
 	bloom_recount(f);
 	close_filter_indexes(indexes);
