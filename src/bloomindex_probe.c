@@ -25,8 +25,8 @@
 #include "bloomindex_int.h"
 
 /*
- * The probe scan's handle on an index: every leaf index open, its stages
- * as they were when opened (a stage is added before anything goes into
+ * A probe's handle on an index (the probe scan's, and the probe
+ * functions'): every leaf index open, its stages as they were when opened (a stage is added before anything goes into
  * it, so an element added before the scan began is in one of them).
  */
 struct PgbfIndexProbe
@@ -35,7 +35,7 @@ struct PgbfIndexProbe
 	Relation   *leaves;
 	BfIdxMeta  *metas;
 	uint64		seed;
-	bool		module_hash;	/* every leaf hashes as the module does */
+	bool		module_hash;	/* every leaf hashes as the module does, with seed */
 };
 
 static PgbfIndexProbe *probe_open(Oid indexoid, Oid elemtype, bool for_scan);
@@ -72,6 +72,26 @@ bloom_hash_uuid(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT64((int64) pgbf_hash_datum(PG_GETARG_DATUM(0), PGBF_ELEM_UUID,
 											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
+}
+
+/* a bloomfilter index, or a partitioned one */
+static bool
+is_filter_index(Relation rel)
+{
+	return (rel->rd_rel->relkind == RELKIND_INDEX ||
+			rel->rd_rel->relkind == RELKIND_PARTITIONED_INDEX) &&
+		rel->rd_indam != NULL && rel->rd_indam->aminsert == bfidx_insert;
+}
+
+/* the index argument (argument 0) of a probe: an error when NULL */
+static Oid
+index_arg(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the index to probe must not be NULL")));
+	return PG_GETARG_OID(0);
 }
 
 /*
@@ -127,9 +147,7 @@ open_filter_indexes(Oid indexoid)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
 				 errmsg("index with OID %u does not exist", indexoid)));
-	if ((index->rd_rel->relkind != RELKIND_INDEX &&
-		 index->rd_rel->relkind != RELKIND_PARTITIONED_INDEX) ||
-		index->rd_indam == NULL || index->rd_indam->aminsert != bfidx_insert)
+	if (!is_filter_index(index))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
@@ -217,33 +235,28 @@ check_elem_type(Relation index, Oid elemtype)
 }
 
 /*
- * found[i] |= whether items[i] is in the index indexoid (any leaf of a
+ * found[i] |= whether items[i] is in the index p opened (any leaf of a
  * partitioned one), for each i with neither skip[i] (skip may be NULL)
- * nor found[i] set already; the checks of open_filter_indexes and
- * check_elem_type first.  known (or NULL): items' hashes as element kind
- * known_kind hashes them with the default seed, used for a leaf whose
- * support function and seed are those.
+ * nor found[i] set already, each leaf hashing with its own support
+ * function.  known (or NULL): items' hashes as element kind known_kind
+ * hashes them with the default seed, used for a leaf whose support
+ * function and seed are those.
  */
 static void
-probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, int count,
+probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int count,
 			 bool *found, const uint64 *known, int known_kind)
 {
-	List	   *indexes = open_filter_indexes(indexoid);
-	ListCell   *lc;
-
-	foreach(lc, indexes)
+	for (int l = 0; l < p->nleaves; l++)
 	{
-		Relation	index = (Relation) lfirst(lc);
-		BfIdxMeta	meta;
+		Relation	index = p->leaves[l];
+		const BfIdxMeta *meta = &p->metas[l];
 		BfIdxHasher hs;
 		uint64	   *h = palloc_extended(sizeof(uint64) * Max(count, 1), MCXT_ALLOC_HUGE);
 		bool	   *f = palloc0(sizeof(bool) * Max(count, 1));
 		int			m = 0;
 		bool		reuse;
 
-		check_elem_type(index, elemtype);
-		bfidx_read_meta(index, &meta);
-		bfidx_hasher_init(&hs, index, meta.seed);
+		bfidx_hasher_init(&hs, index, meta->seed);
 		/* hashes the caller made as this index makes them are not made again */
 		reuse = known != NULL && hs.kind == known_kind && hs.seed == BF_DEFAULT_SEED;
 
@@ -253,7 +266,7 @@ probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, i
 			if (!(skip && skip[i]) && !found[i])
 				h[m++] = reuse ? known[i] : bfidx_hash_one(&hs, items[i]);
 		}
-		bfidx_contains_hashes(index, &meta, h, m, f);
+		bfidx_contains_hashes(index, meta, h, m, f);
 		m = 0;
 		for (int i = 0; i < count; i++)
 			if (!(skip && skip[i]) && !found[i])
@@ -261,15 +274,8 @@ probe_leaves(Oid indexoid, Oid elemtype, const Datum *items, const bool *skip, i
 		pfree(h);
 		pfree(f);
 	}
-	close_filter_indexes(indexes);
 }
 
-/*
- * bloom_index_contains(index, x) and (index, xs[]): whether the filter
- * holds x (false: surely not), or that for each item.  A partitioned
- * index answers for its partitions together.  A NULL element's answer is
- * NULL; the index must not be NULL.
- */
 static Datum
 index_contains_impl(FunctionCallInfo fcinfo)
 {
@@ -282,18 +288,17 @@ index_contains_impl(FunctionCallInfo fcinfo)
 	int			count;
 	ArrayType  *arr = NULL;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the index to probe must not be NULL")));
+	Oid			indexoid = index_arg(fcinfo);
+	PgbfIndexProbe *p;
+
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 	if (!is_array)
 		elemtype = argtype;
+	p = probe_open(indexoid, elemtype, false);
 
 	if (is_array)
 	{
-		PgbfIndexProbe *p = probe_open(PG_GETARG_OID(0), elemtype, false);
 		int16		len;
 		bool		byval;
 		char		align;
@@ -306,7 +311,6 @@ index_contains_impl(FunctionCallInfo fcinfo)
 			pgbf_index_probe_close(p);
 			return result;
 		}
-		pgbf_index_probe_close(p);
 		arr = PG_GETARG_ARRAYTYPE_P(1);
 		get_typlenbyvalalign(elemtype, &len, &byval, &align);
 		deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
@@ -318,7 +322,8 @@ index_contains_impl(FunctionCallInfo fcinfo)
 		count = 1;
 	}
 	found = palloc0(sizeof(bool) * Max(count, 1));
-	probe_leaves(PG_GETARG_OID(0), elemtype, items, nulls, count, found, NULL, -1);
+	probe_leaves(p, items, nulls, count, found, NULL, -1);
+	pgbf_index_probe_close(p);
 
 	if (!is_array)
 		PG_RETURN_BOOL(found[0]);
@@ -387,10 +392,9 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	char		align;
 	Datum	   *out;
 
-	if (PG_ARGISNULL(0))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the index to probe must not be NULL")));
+	Oid			indexoid = index_arg(fcinfo);
+	PgbfIndexProbe *p;
+
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
 	elemtype = get_element_type(elemtype);
@@ -431,7 +435,9 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	}
 	pfree(slots);
 
-	probe_leaves(PG_GETARG_OID(0), elemtype, items, NULL, count, found, dh, (int) kind);
+	p = probe_open(indexoid, elemtype, false);
+	probe_leaves(p, items, NULL, count, found, dh, (int) kind);
+	pgbf_index_probe_close(p);
 
 	out = palloc(sizeof(Datum) * Max(count, 1));
 	for (int i = 0; i < count; i++)
@@ -462,31 +468,16 @@ bool
 pgbf_index_hashes_as_module(Oid indexoid)
 {
 	Relation	index = try_relation_open(indexoid, AccessShareLock);
-	bool		own = true;
+	bool		own;
 
 	if (index == NULL)
 		return true;
-	if (index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
-		index->rd_indam->aminsert == bfidx_insert)
-		own = leaf_hashes_as_module(index);
-	else if (index->rd_rel->relkind == RELKIND_PARTITIONED_INDEX && index->rd_indam != NULL &&
-			 index->rd_indam->aminsert == bfidx_insert)
-	{
-		List	   *all = find_all_inheritors(indexoid, AccessShareLock, NULL);
-		ListCell   *lc;
-
-		foreach(lc, all)
-		{
-			Oid			oid = lfirst_oid(lc);
-			Relation	leaf;
-
-			if (get_rel_relkind(oid) != RELKIND_INDEX)
-				continue;
-			leaf = index_open(oid, AccessShareLock);
-			own = own && leaf_hashes_as_module(leaf);
-			index_close(leaf, AccessShareLock);
-		}
-	}
+	/*
+	 * A partitioned index's own support function is its leaves': an index
+	 * attaches only in the same operator family, which holds one support
+	 * function 1 for the type
+	 */
+	own = !is_filter_index(index) || leaf_hashes_as_module(index);
 	relation_close(index, AccessShareLock);
 	return own;
 }
@@ -509,29 +500,35 @@ probe_open(Oid indexoid, Oid elemtype, bool for_scan)
 	ListCell   *lc;
 	int			i = 0;
 
+	p->module_hash = true;
 	p->nleaves = list_length(indexes);
 	p->leaves = palloc(sizeof(Relation) * Max(p->nleaves, 1));
 	p->metas = palloc(sizeof(BfIdxMeta) * Max(p->nleaves, 1));
 	foreach(lc, indexes)
 	{
 		Relation	index = (Relation) lfirst(lc);
+		bool		own_fn;
+		bool		same_seed;
 
 		p->leaves[i] = index;
 		check_elem_type(index, elemtype);
-		p->module_hash = (i == 0 || p->module_hash) && leaf_hashes_as_module(index);
-		if (for_scan && !p->module_hash)
+		own_fn = leaf_hashes_as_module(index);
+		if (for_scan && !own_fn)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("the probe scan cannot probe index \"%s\": its operator class hashes with a function of its own",
 							RelationGetRelationName(index)),
 					 errhint("Name the index by a constant, or plan the query with bloomfilter.enable_probe_scan = off: then bloom_index_contains probes it.")));
 		bfidx_read_meta(index, &p->metas[i]);
-		if (i > 0 && p->metas[i].seed != p->seed)
+		if (i == 0)
+			p->seed = p->metas[0].seed;
+		same_seed = p->metas[i].seed == p->seed;
+		if (for_scan && !same_seed)
 			ereport(ERROR,
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("the partitions' bloomfilter indexes of \"%s\" hash with different seeds",
 							get_rel_name(indexoid))));
-		p->seed = p->metas[i].seed;
+		p->module_hash = p->module_hash && own_fn && same_seed;
 		i++;
 	}
 	return p;
