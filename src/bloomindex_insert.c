@@ -47,7 +47,6 @@ typedef enum BfIdxLog
 typedef struct BfIdxPool
 {
 	Relation	index;
-	uint32		stage;
 	bool		dry;			/* pool is the caller's copy: lock nothing */
 	Buffer		metabuf;		/* locked once a page has borrowed */
 	uint64		pool;
@@ -201,7 +200,7 @@ add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 	int			maxpages = log == BFIDX_LOG_GENERIC ? MAX_GENERIC_XLOG_PAGES - 1 : BFIDX_WAL_MAX_PAGES;
 	int			np = 0,
 				nc = 0;
-	BfIdxPool	pl = {index, st, false, InvalidBuffer, 0, false};
+	BfIdxPool	pl = {index, false, InvalidBuffer, 0, false};
 
 	while (j < m && np < maxpages)
 	{
@@ -289,7 +288,7 @@ static bool
 stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHashPos *pos, int m)
 {
 	const BfIdxStage *s = &meta->stages[st];
-	BfIdxPool	pl = {index, st, true, InvalidBuffer, s->pool, false};
+	BfIdxPool	pl = {index, true, InvalidBuffer, s->pool, false};
 
 	for (int j = 0; j < m;)
 	{
@@ -330,7 +329,7 @@ stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHas
 void
 bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 {
-	BfIdxHashPos    *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
+	BfIdxHashPos *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
 	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
 	bool		fixed_locked = false;
 	BfIdxLog	log = !wal ? BFIDX_LOG_NONE :
@@ -396,13 +395,15 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 /*
  * A row's entries are not added when it is inserted but kept, per index,
  * until its transaction commits (or prepares), a probe in the transaction
- * reads the index, or PENDING_MAX of them wait: then they go in a page at
- * a time, one WAL record for each page changed rather than one for each
- * row.  They are added, and WAL-logged, before the commit record, so a
- * committed row's bits survive a crash; an aborted transaction's are
- * dropped (a rolled-back subtransaction's still go in: false positives,
- * the safe direction).  Other sessions see the bits only once the
- * transaction commits.
+ * reads the index, or PENDING_MAX of them wait: then they go in a group of
+ * pages at a time, a WAL record a group rather than one a row.  They are
+ * added, and WAL-logged, before the commit record, so a committed row's
+ * bits survive a crash; an aborted transaction's waiting ones are
+ * dropped.  What went in earlier stays, as do a rolled-back
+ * subtransaction's, a prepared transaction's and those of a commit that
+ * fails after this point (40001): false positives, the safe direction
+ * (doc/index.md lists them).  Other sessions see the bits from when they
+ * go in.
  */
 #define PENDING_MAX		(256 * 1024)
 

@@ -371,7 +371,7 @@ bfidx_hash_key(const BfIdxHasher *hs, Datum key, int *n)
 void
 bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 {
-	BfIdxHashPos    *src = pos,
+	BfIdxHashPos *src = pos,
 			   *dst;
 	uint32	   *count;
 	uint64		maxblock = 0;
@@ -388,7 +388,7 @@ bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 		 shift += bits)
 	{
 		uint32		sum = 0;
-		BfIdxHashPos    *t;
+		BfIdxHashPos *t;
 
 		CHECK_FOR_INTERRUPTS();
 		memset(count, 0, sizeof(uint32) << bits);
@@ -445,7 +445,7 @@ bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *ski
 void
 bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
 {
-	BfIdxHashPos    *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
+	BfIdxHashPos *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
 
 	for (uint32 st = 0; st < meta->nstages; st++)
 	{
