@@ -318,6 +318,7 @@ bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data", RelationGetRelationName(index));
+	bfidx_preload_notice(index);
 	bfidx_get_options(index, &opts);
 	bfidx_create_filter(index, MAIN_FORKNUM, &opts);
 	bfidx_read_meta(index, &meta);

@@ -174,6 +174,7 @@ typedef struct BfIdxPageChange
 } BfIdxPageChange;
 
 extern bool pgbf_index_own_wal(void);
+extern void bfidx_preload_notice(Relation index);
 extern void bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o,
 							   uint32 nhashes, const char *adds, int nadds);
 extern void bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,

@@ -110,6 +110,38 @@ pgbf_index_own_wal(void)
 	return rmgr_registered && index_wal_mode == INDEX_WAL_AUTO;
 }
 
+/*
+ * The first logged bloomfilter index a backend builds on a server where
+ * the module's own records would be used if it were preloaded, but it is
+ * not: say so, with the fix.  The install section says it too, but a
+ * user who missed it would otherwise meet generic WAL, several times
+ * slower a test-and-add batch, with nothing to tell why.  Once a backend:
+ * a NOTICE on every REINDEX would be noise.
+ */
+void
+bfidx_preload_notice(Relation index)
+{
+#ifdef PGBF_CUSTOM_WAL
+	static bool given = false;
+
+	/*
+	 * not RelationNeedsWAL: under wal_level = minimal the build itself is
+	 * not logged, but the adds after it are
+	 */
+	if (given || rmgr_registered || index_wal_mode != INDEX_WAL_AUTO ||
+		index->rd_rel->relpersistence != RELPERSISTENCE_PERMANENT)
+		return;
+	given = true;
+	ereport(NOTICE,
+			(errmsg("bloomfilter indexes write faster with the module preloaded"),
+			 errdetail("Without shared_preload_libraries = 'bloomfilter', the index's adds are logged as generic WAL, "
+					   "which makes a batch of test-and-add about three times slower."),
+			 errhint("Add bloomfilter to shared_preload_libraries, keeping any library already listed, and restart "
+					 "the server, for example: ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'; "
+					 "standbys must preload it too.")));
+#endif
+}
+
 #ifdef PGBF_CUSTOM_WAL
 
 /*

@@ -24,7 +24,7 @@ foreach my $case ([ 'CREATE INDEX pr_f ON pr USING bloomfilter (k) WITH (capacit
 {
 	my ($sql, $label) = @$case;
 	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql ],
+	my $h = IPC::Run::start([ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c', 'SET client_min_messages = warning', '-c', $sql ],
 		'>', \$out, '2>', \$err, IPC::Run::timeout(300));
 	my (%phases, $max_tuples, $max_blocks, $total);
 	$max_tuples = $max_blocks = 0;
