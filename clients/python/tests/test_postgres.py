@@ -21,7 +21,7 @@ DSN = os.environ.get("BLOOMFILTER_TEST_DSN")
 
 def drop(dsn, table):
     with psycopg2.connect(dsn) as conn, conn.cursor() as cur:
-        for t in (table, table + "_filter", table + "_log"):
+        for t in (table, table + "_log"):
             cur.execute("DROP TABLE IF EXISTS %s" % t)
     conn.close()
 
@@ -72,13 +72,40 @@ class StoreTest(unittest.TestCase):
         s.test_and_add(["http://a/1"])
         self.assertFalse(s.forget(["http://a/1"]))
 
-    def test_two_tier_without_its_filter_row(self):
+    def test_two_tier_without_its_index(self):
+        # a dropped filter is an error, never every URL answered from nothing
         s = self.store("two-tier")
         s.test_and_add(["http://a/1"])
         with s.conn.cursor() as cur:
-            cur.execute("DELETE FROM %s_filter" % s.table)
-        s.conn.commit()
+            cur.execute("DROP INDEX %s_bf" % s.table)
+        with self.assertRaises(psycopg2.errors.UndefinedTable):
+            s.test_and_add(["http://a/1", "http://a/2"])
+        with self.assertRaises(psycopg2.errors.UndefinedTable):
+            s.test_and_add(["http://a/2"])
+        # and once it is back, the batch that failed recorded nothing
+        with s.conn.cursor() as cur:
+            cur.execute("CREATE INDEX %s_bf ON %s USING bloomfilter (url)" % (s.table, s.table))
         self.assertEqual(s.test_and_add(["http://a/1", "http://a/2"]), [False, True])
+
+    def test_one_round_trip_a_batch(self):
+        # autocommit, one statement, planned once a connection
+        for mode in MODES:
+            with self.subTest(mode=mode):
+                s = self.store(mode)
+                with s.conn.cursor() as cur:
+                    cur.execute("SELECT pg_backend_pid()")
+                    pid = cur.fetchone()[0]
+                for i in range(5):
+                    s.test_and_add(["http://a/%d" % i, "http://a/%d" % (i + 1)])
+                self.assertEqual(s.round_trips, 5)
+                self.assertEqual(s.conn.get_transaction_status(),
+                                 psycopg2.extensions.TRANSACTION_STATUS_IDLE)
+                with s.conn.cursor() as cur:
+                    cur.execute("SELECT count(*), bool_and(name = 'bloomfilter_test_and_add') "
+                                "FROM pg_prepared_statements")
+                    self.assertEqual(cur.fetchone(), (1, True))
+                    cur.execute("SELECT pg_backend_pid()")
+                    self.assertEqual(cur.fetchone()[0], pid)
 
     def test_survives_a_lost_connection(self):
         s = self.store("two-tier")
@@ -86,7 +113,11 @@ class StoreTest(unittest.TestCase):
         with psycopg2.connect(DSN) as other, other.cursor() as cur:
             cur.execute("SELECT pg_terminate_backend(%s)", (s.conn.get_backend_pid(),))
         other.close()
-        self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [False, True])
+        # whether the lost statement committed is unknown: every key of
+        # the batch is answered new (a page fetched twice at worst), and
+        # the batch is recorded
+        self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [True, True])
+        self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [False, False])
 
     def test_bad_mode(self):
         with self.assertRaises(ValueError):

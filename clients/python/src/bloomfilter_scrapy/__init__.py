@@ -9,4 +9,4 @@ from .store import MODES, PostgresSeenStore
 
 __all__ = ["PostgresDupeFilter", "PrefetchMiddleware", "PostgresSeenStore",
            "SeenBatcher", "MODES", "request_key"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"

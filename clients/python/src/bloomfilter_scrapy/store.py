@@ -44,36 +44,36 @@ class PostgresSeenStore:
     def _build_sql(self):
         t = self.table
         seen = sql.Identifier(t)
-        filt = sql.Identifier(t + "_filter")
         log = sql.Identifier(t + "_log")
-        idx = sql.Identifier(t + "_log_urls")
+        # the filter: on the exact table (two-tier), on the log (index)
+        idx = sql.Identifier(t + "_bf" if self.mode == "two-tier" else t + "_log_urls")
         self._idx_ident = idx
+        # $1: the batch; $2: the index (prepared once a connection, so the
+        # statement is planned once, not on every batch)
         # one key per URL, the first occurrence of each in the batch
         firsts = """
             WITH batch AS (
                 SELECT url_normalize(x) AS url, ord
-                FROM unnest(%(keys)s::text[]) WITH ORDINALITY AS t(x, ord)
+                FROM unnest($1::text[]) WITH ORDINALITY AS t(x, ord)
             ), firsts AS (
                 SELECT DISTINCT ON (url) url, ord FROM batch ORDER BY url, ord
             )"""
         if self.mode == "exact":
-            self.q_test_and_add = sql.SQL(firsts + """
+            body = sql.SQL(firsts + """
             , fresh AS (
                 INSERT INTO {seen} (url) SELECT url FROM firsts
                 ON CONFLICT DO NOTHING RETURNING url
             )
             SELECT f.ord FROM firsts f JOIN fresh USING (url)""").format(seen=seen)
         elif self.mode == "two-tier":
-            # the README's enqueue_new_links, answering per key: the
-            # filter's "no" is final, its "probably" asks the exact tier;
-            # no filter write (and no row lock) for a batch with nothing new
-            self.q_test_and_add = sql.SQL(firsts + """
+            # the exact table with the bloomfilter index on it: the
+            # table's own inserts keep the filter current; its "no" is
+            # final, its "probably" asks the table.  A dropped index is an
+            # error, never a batch answered from nothing.
+            body = sql.SQL(firsts + """
             , probed AS (
-                -- (a missing filter row must not make every URL "seen":
-                -- a NULL filter contains nothing, and the primary key of
-                -- the exact tier decides what is new)
-                SELECT b.url, b.ord, bloom_contains(u.f, b.url) AS maybe
-                FROM firsts b LEFT JOIN {filt} u ON u.id = 1
+                SELECT url, ord, bloom_index_contains($2, url) AS maybe
+                FROM firsts
             ), candidates AS (
                 SELECT url, ord FROM probed WHERE NOT maybe
                 UNION ALL
@@ -82,64 +82,63 @@ class PostgresSeenStore:
             ), fresh AS (
                 INSERT INTO {seen} (url) SELECT url FROM candidates
                 ON CONFLICT DO NOTHING RETURNING url
-            ), learned AS (
-                UPDATE {filt} SET f = bloom_add(f, (SELECT array_agg(url) FROM fresh))
-                WHERE id = 1 AND EXISTS (SELECT 1 FROM fresh)
             )
-            SELECT c.ord FROM candidates c JOIN fresh USING (url)""").format(
-                seen=seen, filt=filt)
+            SELECT c.ord FROM candidates c JOIN fresh USING (url)""").format(seen=seen)
         else:
             # the README's seen_log recipe: the bloomfilter index over an
             # append-only log of batches is the seen set
-            self.q_test_and_add = sql.SQL(firsts + """
+            body = sql.SQL(firsts + """
             , new AS (
                 SELECT url, ord FROM firsts
-                WHERE NOT bloom_index_contains(%(index)s::regclass, url)
+                WHERE NOT bloom_index_contains($2, url)
             ), logged AS (
                 INSERT INTO {log} (urls) SELECT array_agg(url) FROM new
                 HAVING count(*) > 0
             )
             SELECT ord FROM new""").format(log=log)
+        self._q_body = body
         self.q_forget = sql.SQL(
             "DELETE FROM {seen} WHERE url IN (SELECT url_normalize(x) FROM unnest(%(keys)s::text[]) x)"
         ).format(seen=seen)
+        index_options = sql.SQL("WITH (capacity = {cap}, fpr = {fpr})").format(
+            cap=sql.Literal(self.capacity), fpr=sql.Literal(self.fpr))
         self.q_create = {
             "exact": [
                 sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
             ],
             "two-tier": [
                 sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
-                sql.SQL("CREATE TABLE IF NOT EXISTS {filt} (id int PRIMARY KEY, f bloomfilter NOT NULL)").format(filt=filt),
-                # the filter is rewritten by every batch with something new:
-                # its bits do not compress, trying costs more than the write
-                sql.SQL("ALTER TABLE {filt} ALTER f SET STORAGE EXTERNAL").format(filt=filt),
-                sql.SQL("INSERT INTO {filt} VALUES (1, bloom_create(%(capacity)s, %(fpr)s)) "
-                        "ON CONFLICT DO NOTHING").format(filt=filt),
+                sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {seen} USING bloomfilter (url) {opts}").format(
+                    idx=idx, seen=seen, opts=index_options),
             ],
             "index": [
                 sql.SQL("CREATE TABLE IF NOT EXISTS {log} (at timestamptz DEFAULT now(), urls text[])").format(log=log),
                 sql.SQL("ALTER TABLE {log} ALTER urls SET STORAGE EXTERNAL").format(log=log),
-                sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {log} USING bloomfilter (urls) "
-                        "WITH (capacity = {cap}, fpr = {fpr})").format(
-                            idx=idx, log=log, cap=sql.Literal(self.capacity), fpr=sql.Literal(self.fpr)),
+                sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {log} USING bloomfilter (urls) {opts}").format(
+                    idx=idx, log=log, opts=index_options),
             ],
         }[self.mode]
 
     def connect(self):
+        """Connect in autocommit: a batch is one statement, so it is its
+        own transaction, with no BEGIN and COMMIT round trips around it."""
         self.conn = psycopg2.connect(self.dsn)
-        self.conn.autocommit = False
+        self.conn.autocommit = True
+        if self.mode != "exact":
+            self._index_regclass = self._idx_ident.as_string(self.conn)
+        self._prepared = False
         return self.conn
 
     # the index's name, quoted, as bloom_index_contains reads it (regclass)
     _index_regclass = None
+    _prepared = False
 
     def open(self):
         """Connect, and create the extension and the tables if missing."""
         self.connect()
-        if self.mode == "index":
-            self._index_regclass = self._idx_ident.as_string(self.conn)
         if not self.create:
             return
+        self.conn.autocommit = False
         with self.conn.cursor() as cur:
             # crawlers starting together: one creates, the others wait
             cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))",
@@ -148,47 +147,62 @@ class PostgresSeenStore:
             if cur.fetchone() is None:
                 cur.execute("CREATE EXTENSION bloomfilter")
             for stmt in self.q_create:
-                cur.execute(stmt, {"capacity": self.capacity, "fpr": self.fpr})
+                cur.execute(stmt)
         self.conn.commit()
+        self.conn.autocommit = True
 
     def close(self):
         if self.conn is not None:
             self.conn.close()
             self.conn = None
 
-    def _run(self, query, keys):
-        params = {"keys": list(keys), "index": self._index_regclass}
+    def _run(self, keys):
+        # psycopg2 sends the batch as an array literal in the text: the
+        # server parses it, and plans the statement once a connection.
+        # The index is a regclass parameter, looked up once a batch.  The
+        # first batch prepares in the same round trip.
+        execute = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)")
+        if not self._prepared:
+            execute = sql.SQL("PREPARE bloomfilter_test_and_add(text[], regclass) AS {}; {}").format(
+                self._q_body, execute)
         with self.conn.cursor() as cur:
-            cur.execute(query, params)
-            rows = cur.fetchall()
-        return rows
+            if self._prepared is None:
+                # a batch failed after PREPARE, which no rollback undoes
+                cur.execute("SELECT 1 FROM pg_prepared_statements WHERE name = 'bloomfilter_test_and_add'")
+                if cur.fetchone() is not None:
+                    execute = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)")
+            try:
+                cur.execute(execute, (list(keys), self._index_regclass))
+            except psycopg2.Error:
+                if not self._prepared:
+                    self._prepared = None
+                raise
+            self._prepared = True
+            return cur.fetchall()
 
     def test_and_add(self, keys):
-        """One round trip: which of keys are new (recorded as seen now)."""
+        """One round trip: which of keys are new (recorded as seen now).
+
+        After a lost connection the batch is sent again, and every key in
+        it is answered new: the lost statement may have committed, and its
+        keys would then come back "seen" although no one was told they
+        were new.  At worst some pages are fetched twice; a new key is
+        never dropped."""
         keys = list(keys)
         if not keys:
             return []
         start = time.perf_counter()
         try:
             try:
-                rows = self._run(self.q_test_and_add, keys)
+                rows = self._run(keys)
             except (psycopg2.OperationalError, psycopg2.InterfaceError):
-                # nothing was committed: reconnect and run it again
                 self._reconnect()
-                rows = self._run(self.q_test_and_add, keys)
+                self._run(keys)
+                self.round_trips += 1
+                return [True] * len(keys)
             new = [False] * len(keys)
             for (ord_,) in rows:
                 new[ord_ - 1] = True
-            try:
-                self.conn.commit()
-            except (psycopg2.OperationalError, psycopg2.InterfaceError):
-                # the commit may or may not have happened: record the batch
-                # again and keep the first answers, so a new key is at worst
-                # fetched twice, never dropped
-                self._reconnect()
-                self._run(self.q_test_and_add, keys)
-                self.conn.commit()
-                self.round_trips += 1
             return new
         finally:
             self.round_trips += 1
@@ -203,7 +217,6 @@ class PostgresSeenStore:
         try:
             with self.conn.cursor() as cur:
                 cur.execute(self.q_forget, {"keys": keys})
-            self.conn.commit()
             return True
         finally:
             self.round_trips += 1
