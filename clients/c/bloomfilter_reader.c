@@ -344,6 +344,26 @@ bfr_add_hash(bfr_filter *f, uint64_t h, char *errbuf)
 }
 
 int
+bfr_add_many_hashes(bfr_filter *f, const uint64_t *h, size_t n, char *errbuf)
+{
+	size_t		done = 0;
+
+	while (done < n)
+	{
+		BloomAddResult stop;
+
+		done += bloom_add_hashes(f->value, h + done, n - done, &stop);
+		if (done == n)
+			break;
+		/* the one that stopped it: grows the filter, or says it is full */
+		if (bfr_add_hash(f, h[done], errbuf) < 0)
+			return -1;
+		done++;
+	}
+	return 0;
+}
+
+int
 bfr_add_bytes(bfr_filter *f, const void *data, size_t len, char *errbuf)
 {
 	return bfr_add_hash(f, bf_hash_bytes(data, len, f->value->hdr.seed), errbuf);

@@ -109,6 +109,12 @@ extern int	bfr_add_hash(bfr_filter *f, uint64_t h, char *errbuf);
 extern int	bfr_add_bytes(bfr_filter *f, const void *data, size_t len, char *errbuf);
 extern int	bfr_add_int64(bfr_filter *f, int64_t value, char *errbuf);
 extern int	bfr_add_uuid(bfr_filter *f, const uint8_t uuid[16], char *errbuf);
+/*
+ * Add h[0..n), hashed with the filter's seed, in order, loading ahead (the
+ * bytes are those of adding them one by one): 0, or -1 on error as above,
+ * the hashes before the one that failed added.
+ */
+extern int	bfr_add_many_hashes(bfr_filter *f, const uint64_t *h, size_t n, char *errbuf);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@
  *		of its probes, one by one and as a batch, against the server's
  *		answer; and, where bfr_new can make the filter's empty start (all
  *		but format 1, which only old builds made), the filter made again
- *		by adding its elements in order, compared byte for byte.
+ *		by adding its elements in order, one by one and as a batch
+ *		(bfr_add_many_hashes), compared byte for byte.
  *		Also: a value cut short or altered is refused.  Exit 0 if all pass.
  */
 #include <errno.h>
@@ -183,6 +184,10 @@ typedef struct Current
 	char		type[16];
 	bfr_filter *f;				/* opened from its bytes */
 	bfr_filter *remade;			/* bfr_new + its adds, or NULL */
+	bfr_filter *remade_many;	/* the same by bfr_add_many_hashes */
+	uint64_t   *added;			/* hashes of its adds, in order */
+	size_t		nadded,
+				addcap;
 	uint8_t    *bytes;
 	size_t		len;
 	uint64_t   *hashes;			/* of the probes, for the batch */
@@ -216,10 +221,17 @@ finish_filter(Current *c)
 			  "filter %s: made again by bfr_new and adds, %zu bytes differ from the server's %zu",
 			  c->name, len, c->len);
 		bfr_free(c->remade);
+		CHECK(bfr_add_many_hashes(c->remade_many, c->added, c->nadded, NULL) == 0,
+			  "filter %s: bfr_add_many_hashes fails", c->name);
+		b = bfr_bytes(c->remade_many, &len);
+		CHECK(len == c->len && memcmp(b, c->bytes, len) == 0,
+			  "filter %s: made again by bfr_add_many_hashes, bytes differ", c->name);
+		bfr_free(c->remade_many);
 	}
+	c->nadded = 0;
 	bfr_free(c->f);
 	free(c->bytes);
-	c->f = c->remade = NULL;
+	c->f = c->remade = c->remade_many = NULL;
 	c->nprobes = 0;
 	c->nfilters++;
 }
@@ -313,6 +325,8 @@ main(int argc, char **argv)
 				c.remade = bfr_new(parse_u64(tok[7]), strtod(tok[8], NULL), layout,
 								   atoi(tok[9]) != 0, parse_u64(tok[3]), err);
 				CHECK(c.remade != NULL, "filter %s: bfr_new fails: %s", c.name, err);
+				c.remade_many = bfr_new(parse_u64(tok[7]), strtod(tok[8], NULL), layout,
+										atoi(tok[9]) != 0, parse_u64(tok[3]), err);
 			}
 		}
 		else if (nt == 2 && strcmp(tok[0], "A") == 0 && c.f)
@@ -324,6 +338,12 @@ main(int argc, char **argv)
 			CHECK(elem_contains(c.f, &e), "filter %s: false negative %.40s", c.name, tok[1]);
 			if (c.remade)
 				CHECK(elem_add(c.remade, &e, err) >= 0, "filter %s: add fails: %s", c.name, err);
+			if (c.nadded == c.addcap)
+			{
+				c.addcap = c.addcap ? c.addcap * 2 : 1024;
+				c.added = realloc(c.added, c.addcap * sizeof(uint64_t));
+			}
+			c.added[c.nadded++] = elem_hash(&e, bfr_seed(c.f));
 			free(e.bytes);
 		}
 		else if (nt == 3 && strcmp(tok[0], "P") == 0 && c.f)
