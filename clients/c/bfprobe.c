@@ -114,6 +114,10 @@ main(int argc, char **argv)
 		perror("bfprobe");
 		return 2;
 	}
+	for (int i = 0; i < BATCH; i++)
+		free(lines[i]);
+	if (in != stdin)
+		fclose(in);
 	bfr_free(f);
 	return 0;
 }

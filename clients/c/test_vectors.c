@@ -370,6 +370,11 @@ main(int argc, char **argv)
 			CHECK(false, "cannot read line");
 	}
 	finish_filter(&c);
+	free(c.hashes);
+	free(c.expected);
+	free(c.added);
+	free(line);
+	fclose(in);
 	CHECK(nhashes > 0 && c.nfilters > 0, "no vectors read");
 	printf("test_vectors: %d hashes, %d filters, %d checks, %d failed\n",
 		   nhashes, c.nfilters, checks, failures);
