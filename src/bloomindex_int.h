@@ -229,12 +229,17 @@ extern void bfidx_create_filter(Relation index, ForkNumber fork, const BfIdxOpti
 extern Datum bloom_hash_bytes(PG_FUNCTION_ARGS);
 extern Datum bloom_hash_int8(PG_FUNCTION_ARGS);
 extern Datum bloom_hash_uuid(PG_FUNCTION_ARGS);
+extern Datum bloom_hash_identity(PG_FUNCTION_ARGS);
+
+/* BfIdxHasher.kind of bloomfilter_hash_ops: the element is its hash */
+#define BFIDX_KIND_IDENTITY		(-2)
 
 typedef struct BfIdxHasher
 {
 	FmgrInfo   *proc;
 	int			kind;			/* the module's own support function: its
-								 * PgbfElem, hashed without the call; or -1 */
+								 * PgbfElem, hashed without the call;
+								 * BFIDX_KIND_IDENTITY; or -1: the call */
 	Oid			elemtype;		/* InvalidOid unless the column is an array */
 	int16		elmlen;
 	bool		elmbyval;
@@ -249,6 +254,8 @@ bfidx_hash_one(const BfIdxHasher *hs, Datum d)
 {
 	if (hs->kind >= 0)
 		return pgbf_hash_datum(d, (PgbfElem) hs->kind, hs->seed);
+	if (hs->kind == BFIDX_KIND_IDENTITY)
+		return (uint64) DatumGetInt64(d);
 	return (uint64) DatumGetInt64(FunctionCall2Coll(hs->proc, InvalidOid, d,
 													 Int64GetDatum((int64) hs->seed)));
 }

@@ -310,7 +310,8 @@ bfidx_hasher_init(BfIdxHasher *hs, Relation index, uint64 seed)
 	hs->proc = index_getprocinfo(index, 1, 1);
 	hs->kind = hs->proc->fn_addr == bloom_hash_bytes ? (int) PGBF_ELEM_BYTES :
 		hs->proc->fn_addr == bloom_hash_int8 ? (int) PGBF_ELEM_INT8 :
-		hs->proc->fn_addr == bloom_hash_uuid ? (int) PGBF_ELEM_UUID : -1;
+		hs->proc->fn_addr == bloom_hash_uuid ? (int) PGBF_ELEM_UUID :
+		hs->proc->fn_addr == bloom_hash_identity ? BFIDX_KIND_IDENTITY : -1;
 	hs->elemtype = get_element_type(keytype);
 	if (OidIsValid(hs->elemtype))
 		get_typlenbyvalalign(hs->elemtype, &hs->elmlen, &hs->elmbyval, &hs->elmalign);

@@ -74,6 +74,23 @@ bloom_hash_uuid(PG_FUNCTION_ARGS)
 											 (uint64) PGBF_GETARG_OR(1, PG_GETARG_INT64, 0)));
 }
 
+/*
+ * bloom_hash_identity(h, seed): support 1 of bloomfilter_hash_ops, whose
+ * elements are bloom_hash values made with seed 0.  An index's seed is 0;
+ * another seed would mean the elements were hashed for something else.
+ */
+PG_FUNCTION_INFO_V1(bloom_hash_identity);
+Datum
+bloom_hash_identity(PG_FUNCTION_ARGS)
+{
+	if (PGBF_GETARG_OR(1, PG_GETARG_INT64, 0) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom_hash_identity takes only seed 0"),
+				 errdetail("Its elements are bloom_hash values made with seed 0, as a bloomfilter index hashes.")));
+	PG_RETURN_INT64(PG_GETARG_INT64(0));
+}
+
 /* a bloomfilter index, or a partitioned one */
 static bool
 is_filter_index(Relation rel)

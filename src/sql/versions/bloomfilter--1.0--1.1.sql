@@ -146,6 +146,16 @@ CREATE OPERATOR CLASS bloomfilter_int8_array_ops DEFAULT FOR TYPE bigint[] USING
 	FUNCTION 1 (bigint[], bigint[]) bloom_hash(bigint, bigint);
 CREATE OPERATOR CLASS bloomfilter_uuid_array_ops DEFAULT FOR TYPE uuid[] USING bloomfilter AS
 	FUNCTION 1 (uuid[], uuid[]) bloom_hash(uuid, bigint);
+-- elements that are already hashes: a column of bloom_hash values (a log
+-- of 8-byte hashes rather than of URLs) gives the bits an index on the
+-- elements themselves would
+CREATE FUNCTION bloom_hash_identity(h bigint, seed bigint DEFAULT 0) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_hash_identity(bigint, bigint) IS 'h itself, a bloom_hash value: the support function of bloomfilter_hash_ops (seed must be 0, the index''s)';
+CREATE OPERATOR CLASS bloomfilter_hash_ops FOR TYPE bigint USING bloomfilter AS
+	FUNCTION 1 bloom_hash_identity(bigint, bigint);
+CREATE OPERATOR CLASS bloomfilter_hash_array_ops FOR TYPE bigint[] USING bloomfilter AS
+	FUNCTION 1 (bigint[], bigint[]) bloom_hash_identity(bigint, bigint);
 
 -- The probes read the index's current bits, not a snapshot: VOLATILE.
 -- Restricted to the leader, which adds its transaction's waiting rows
