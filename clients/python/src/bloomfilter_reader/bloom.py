@@ -34,12 +34,10 @@ from .elements import hash_element, hash_elements
 from .errors import (FilterFullError, FormatError, GrowthNotSupportedError,
                      UnsupportedFormatError)
 
-try:
-    import numpy as np
-    from . import _vector
-except ImportError:  # pure-Python fallback: contains_many probes one by one
-    np = None
-    _vector = None
+import numpy as np
+
+from . import _vector
+from .model import model_fpr
 
 VARHDRSZ = 4
 KIND_BLOOM = 1
@@ -146,26 +144,6 @@ def standard_positions(h, k, nbits, chain):
         c = (c + STEP) & MASK64
         x = remix((x + STEP) & MASK64 if chain else c)
     return out
-
-
-def _popcount_bytes(buf, start, length):
-    """Bits set in buf[start:start+length]."""
-    if np is not None:
-        return _vector.popcount(buf, start, length)
-    return int.from_bytes(buf[start:start + length], "little").bit_count() \
-        if hasattr(int, "bit_count") else \
-        bin(int.from_bytes(buf[start:start + length], "little")).count("1")
-
-
-def _block_counts(buf, start, nblocks):
-    """{popcount: number of blocks} over the blocks of a blocked stage."""
-    if np is not None:
-        return _vector.block_count_histogram(buf, start, nblocks)
-    hist = {}
-    for b in range(nblocks):
-        c = bin(int.from_bytes(buf[start + 64 * b:start + 64 * b + 64], "little")).count("1")
-        hist[c] = hist.get(c, 0) + 1
-    return hist
 
 
 class Stage:
@@ -303,18 +281,24 @@ class BloomFilter:
             if s.fill_limit < 1 or s.fill_limit > s.nbits or \
                     (layout == LAYOUT_BLOCKED and s.fill_limit != s.nbits):
                 raise FormatError("bloomfilter stage %d has an invalid fill limit" % i)
-            if layout == LAYOUT_STANDARD and \
-                    math.pow(float(s.fill_limit) / float(s.nbits), float(s.nhashes)) > s.fpr:
+            # the stage must really deliver its rate (a crafted value could
+            # claim a target it cannot meet)
+            if layout == LAYOUT_STANDARD:
+                model = math.pow(float(s.fill_limit) / float(s.nbits), float(s.nhashes))
+            else:
+                model = 0.0
+            if model > s.fpr or model_fpr(s.capacity, s.nbits, s.nhashes,
+                                          BLOCK_BITS if layout == LAYOUT_BLOCKED else 0) > s.fpr:
                 raise FormatError("bloomfilter stage %d is too small for its capacity and rate"
                                   % i)
-            if _popcount_bytes(buf, off, s.nbits // 8) != s.bits_set:
+            if _vector.popcount(buf, off, s.nbits // 8) != s.bits_set:
                 raise FormatError("bloomfilter stage %d bit count does not match its bits" % i)
             if layout == LAYOUT_STANDARD:
                 if s.rate_units != 0:
                     raise FormatError("bloomfilter stage %d rate does not match its bits" % i)
             else:
                 t = s.rate_table()
-                hist = _block_counts(buf, off, s.nblocks)
+                hist = _vector.block_count_histogram(buf, off, s.nblocks)
                 computed = min(sum(t[c] * m for c, m in hist.items()), 1 << 62)
                 if abs(s.rate_units - computed) > s.nblocks:
                     raise FormatError("bloomfilter stage %d rate does not match its bits" % i)
@@ -412,15 +396,11 @@ class BloomFilter:
         if not xs:
             return []
         hashes = hash_elements(xs, self.seed)
-        if _vector is None:
-            return [self.contains_hash(h) for h in hashes]
         return self.contains_hashes(hashes).tolist()
 
     def contains_hashes(self, hashes):
         """The answers for many hashes (a sequence of ints or a numpy
-        uint64 array) as a numpy bool array (a list without numpy)."""
-        if _vector is None:
-            return [self.contains_hash(h) for h in hashes]
+        uint64 array) as a numpy bool array."""
         h = np.asarray(hashes, dtype=np.uint64)
         return _vector.contains(self, h)
 
@@ -506,6 +486,34 @@ class BloomFilter:
         _U64.pack_into(buf, d + 32, s.bits_set)
         _U64.pack_into(buf, d + 40, s.rate_units)
         return added
+
+    def _grow_like(self, template):
+        """Append an empty stage with template's geometry (nbits, nhashes,
+        fill_limit), laid out as the server's bloom_grow_into does.  The
+        server takes that geometry from its sizing model, which this
+        reader does not port: this is for tests that replay a server's
+        growth with the stages of its result."""
+        n = self.nstages
+        cap = self.capacity << n
+        old = self._buf
+        off = header_size(n + 1)
+        new = bytearray(off)
+        new[VARHDRSZ:HEADER_BYTES] = old[VARHDRSZ:HEADER_BYTES]
+        struct.pack_into("<H", new, 26, n + 1)
+        for s in self.stages:
+            _STAGE.pack_into(new, HEADER_BYTES + s.index * STAGE_BYTES, off, s.nbits,
+                             s.capacity, s.fill_limit, s.bits_set, s.rate_units, s.fpr,
+                             s.nhashes, 0)
+            new += old[s.offset:s.offset + s.nbits // 8]
+            new += bytes(align64(s.nbits // 8) - s.nbits // 8)
+            off += align64(s.nbits // 8)
+        _STAGE.pack_into(new, HEADER_BYTES + n * STAGE_BYTES, off, template.nbits, cap,
+                         template.fill_limit, 0, 0, stage_fpr(self.fpr, True, n),
+                         template.nhashes, 0)
+        new += bytes(template.nbits // 8)
+        self._buf = new
+        self._parse()
+        self._arrays = None
 
     def add_many(self, xs):
         """add(x) for each x in order; returns how many set new bits.
