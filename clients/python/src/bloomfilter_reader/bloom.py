@@ -30,7 +30,7 @@ Layout (little-endian; offsets as in the C headers):
 import math
 import struct
 
-from .elements import hash_element, hash_elements
+from .elements import hash_array, hash_element, hash_elements
 from .errors import (FilterFullError, FormatError, GrowthNotSupportedError,
                      UnsupportedFormatError)
 
@@ -395,8 +395,7 @@ class BloomFilter:
             xs = list(xs)
         if not xs:
             return []
-        hashes = hash_elements(xs, self.seed)
-        return self.contains_hashes(hashes).tolist()
+        return _vector.contains(self, hash_array(xs, self.seed)).tolist()
 
     def contains_hashes(self, hashes):
         """The answers for many hashes (a sequence of ints or a numpy

@@ -11,9 +11,11 @@ seed, over:
   -2**63 .. 2**63-1);
 * uuid: its 16 bytes in the canonical order (``uuid.UUID.bytes``).
 """
+import itertools
 import struct
 import uuid
 
+import numpy as np
 import xxhash
 
 _xxh3 = xxhash.xxh3_64_intdigest
@@ -53,7 +55,18 @@ def hash_elements(xs, seed=0):
     straight to xxhash (which hashes a str as its UTF-8 bytes); anything
     else takes the general path element by element."""
     try:
-        return list(map(_xxh3, xs, [seed] * len(xs)))
+        return list(map(_xxh3, xs, itertools.repeat(seed)))
     except (TypeError, ValueError, UnicodeError):
         # an int, a UUID or something invalid somewhere in xs
         return [_xxh3(element_bytes(x), seed) for x in xs]
+
+
+def hash_array(xs, seed=0):
+    """The hashes of the list xs as a numpy uint64 array: hash_elements
+    without the list of Python ints in between (a third faster for str)."""
+    try:
+        return np.fromiter(map(_xxh3, xs, itertools.repeat(seed)), dtype=np.uint64,
+                           count=len(xs))
+    except (TypeError, ValueError, UnicodeError):
+        return np.fromiter((_xxh3(element_bytes(x), seed) for x in xs), dtype=np.uint64,
+                           count=len(xs))
