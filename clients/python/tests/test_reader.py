@@ -325,7 +325,6 @@ class AgainstServer(unittest.TestCase):
     def test_bit_flips(self):
         """Every one-bit change of small values: the reader takes exactly
         the values the server's bytea cast takes."""
-        import psycopg2
         values = [bytes(self.sql("SELECT bloom_add(bloom_create(%s, 0.01, %s, %s), "
                                  "(SELECT array_agg('e' || g) FROM generate_series(1, %s) g))::bytea",
                                  cap, layout, scalable, n))

@@ -30,13 +30,12 @@ Layout (little-endian; offsets as in the C headers):
 import math
 import struct
 
-from .elements import hash_array, hash_element, hash_elements
-from .errors import (FilterFullError, FormatError, GrowthNotSupportedError,
-                     UnsupportedFormatError)
-
 import numpy as np
 
 from . import _vector
+from .elements import hash_array, hash_element, hash_elements
+from .errors import (FilterFullError, FormatError, GrowthNotSupportedError,
+                     UnsupportedFormatError)
 from .model import model_fpr
 
 VARHDRSZ = 4
