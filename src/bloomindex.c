@@ -289,6 +289,9 @@ bloomfilter_index_handler(PG_FUNCTION_ARGS)
 	am->amclusterable = false;
 	am->ampredlocks = false;
 	am->amcanparallel = false;
+#ifdef PGBF_PARALLEL_BUILD
+	am->amcanbuildparallel = true;
+#endif
 	am->amcaninclude = false;
 	am->amusemaintenanceworkmem = true;
 	am->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;

@@ -22,19 +22,6 @@
 
 /* ---- the access method ---- */
 
-typedef struct BfIdxBuildState
-{
-	BfIdxHasher hasher;
-	uint64	   *h;
-	int			n;
-	int			max;
-	double		indtuples;
-	uint64		reported;		/* table rows added (progress) */
-	MemoryContext tmpcxt;
-	BloomFilter *local;			/* stage 0 in memory, or NULL: in the pages */
-	void	   *local_alloc;
-} BfIdxBuildState;
-
 /*
  * Write the in-memory stage 0 of a build into its pages: each page that
  * holds a bit gets its blocks, their rate units and bits, and a budget.
@@ -67,13 +54,27 @@ bfidx_buildphasename(int64 phasenum)
 	}
 }
 
-/* the table's rows added so far, every BF_INTERRUPT_CHUNK of them */
+/*
+ * The table's rows added so far, every BF_INTERRUPT_CHUNK of them; in a
+ * parallel build, every participant's, and whether another one filled.
+ */
 static inline void
 report_tuples(BfIdxBuildState *bs)
 {
+	uint64		all;
+
 	bs->reported += 1;
-	if ((bs->reported & (BF_INTERRUPT_CHUNK - 1)) == 0)
-		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs->reported);
+	if ((bs->reported & (BF_INTERRUPT_CHUNK - 1)) != 0)
+		return;
+	all = bs->reported;
+	if (bs->tuples_done != NULL)
+	{
+		all = pg_atomic_add_fetch_u64(bs->tuples_done, BF_INTERRUPT_CHUNK);
+		if (pg_atomic_read_u32(bs->stop) != 0)
+			bs->full = true;
+	}
+	if (!bs->worker)
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) all);
 }
 
 static void
@@ -147,16 +148,24 @@ build_write_local(Relation index, BloomFilter *f)
 	UnlockReleaseBuffer(metabuf);
 }
 
-static void
-build_flush(Relation index, BfIdxBuildState *bs)
+void
+bfidx_build_flush(Relation index, BfIdxBuildState *bs)
 {
 	if (bs->local != NULL)
 	{
 		BloomAddResult r;
-		size_t		done = bloom_add_hashes(bs->local, bs->h, bs->n, &r);
+		size_t		done = bs->full ? 0 : bloom_add_hashes(bs->local, bs->h, bs->n, &r);
 
 		if (done == (size_t) bs->n)
 		{
+			bs->n = 0;
+			return;
+		}
+		/* a parallel participant's stage 0 is full: the others stop too */
+		if (bs->parallel)
+		{
+			bs->full = true;
+			pg_atomic_write_u32(bs->stop, 1);
 			bs->n = 0;
 			return;
 		}
@@ -187,7 +196,7 @@ build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
 		h1 = bfidx_hash_one(&bs->hasher, key);
 		MemoryContextSwitchTo(old);
 		if (bs->n == bs->max)
-			build_flush(index, bs);
+			bfidx_build_flush(index, bs);
 		bs->h[bs->n++] = h1;
 		bs->indtuples += 1;
 		MemoryContextReset(bs->tmpcxt);
@@ -199,15 +208,15 @@ build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
 	for (int i = 0; i < n; i++)
 	{
 		if (bs->n == bs->max)
-			build_flush(index, bs);
+			bfidx_build_flush(index, bs);
 		bs->h[bs->n++] = h[i];
 	}
 	bs->indtuples += n;
 	MemoryContextReset(bs->tmpcxt);
 }
 
-static void
-build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
+void
+bfidx_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 			   bool tupleIsAlive, void *state)
 {
 	if (!isnull[0])
@@ -216,12 +225,77 @@ build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
 }
 
 /* can the build read the table a page at a time (below)? */
-static bool
-build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
+bool
+bfidx_build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
 {
 	return heap->rd_rel->relam == HEAP_TABLE_AM_OID && !indexInfo->ii_Concurrent &&
 		indexInfo->ii_Expressions == NIL && indexInfo->ii_Predicate == NIL &&
 		indexInfo->ii_NumIndexAttrs == 1 && indexInfo->ii_IndexAttrNumbers[0] > 0;
+}
+
+/*
+ * One heap page of the build's scan (bfidx_build_scan_pages): adds its
+ * tuples' elements, returns how many of them are live.
+ */
+double
+bfidx_build_scan_block(Relation heap, Relation index, BlockNumber blk, TransactionId oldest,
+					   BufferAccessStrategy strategy, AttrNumber attnum, BfIdxBuildState *bs)
+{
+	TupleDesc	desc = RelationGetDescr(heap);
+	PGAlignedBlock copy;
+	bool		add[MaxHeapTuplesPerPage + 1];
+	double		live = 0;
+	Buffer		buf;
+	Page		page;
+	OffsetNumber maxoff;
+
+	CHECK_FOR_INTERRUPTS();
+	buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	maxoff = PageIsNew(page) ? InvalidOffsetNumber : PageGetMaxOffsetNumber(page);
+	if (maxoff > MaxHeapTuplesPerPage)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("table \"%s\" block %u has %u line pointers",
+						RelationGetRelationName(heap), blk, maxoff)));
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		HeapTupleData tup;
+
+		add[off] = false;
+		if (!pgbf_page_tuple(heap, page, blk, off, &tup))
+			continue;
+		switch (HeapTupleSatisfiesVacuum(&tup, oldest, buf))
+		{
+			case HEAPTUPLE_DEAD:
+				break;
+			case HEAPTUPLE_RECENTLY_DEAD:
+				add[off] = true;
+				break;
+			default:
+				add[off] = true;
+				live += 1;
+				break;
+		}
+	}
+	memcpy(copy.data, page, BLCKSZ);
+	UnlockReleaseBuffer(buf);
+
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		HeapTupleData tup;
+		Datum		key;
+		bool		isnull;
+
+		if (!add[off] || !pgbf_page_tuple(heap, (Page) copy.data, blk, off, &tup))
+			continue;
+		key = heap_getattr(&tup, attnum, desc, &isnull);
+		if (!isnull)
+			build_add_key(index, bs, key);
+		report_tuples(bs);
+	}
+	return live;
 }
 
 /*
@@ -243,64 +317,12 @@ build_scan_pages(Relation heap, Relation index, IndexInfo *indexInfo, BfIdxBuild
 	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
 	TransactionId oldest = GetOldestNonRemovableTransactionId(heap);
 	AttrNumber	attnum = indexInfo->ii_IndexAttrNumbers[0];
-	TupleDesc	desc = RelationGetDescr(heap);
-	PGAlignedBlock copy;
-	bool		add[MaxHeapTuplesPerPage + 1];
 	double		live = 0;
 
 	pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL, nblocks);
 	for (BlockNumber blk = 0; blk < nblocks; blk++)
 	{
-		Buffer		buf;
-		Page		page;
-		OffsetNumber maxoff;
-
-		CHECK_FOR_INTERRUPTS();
-		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		maxoff = PageIsNew(page) ? InvalidOffsetNumber : PageGetMaxOffsetNumber(page);
-		if (maxoff > MaxHeapTuplesPerPage)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("table \"%s\" block %u has %u line pointers",
-							RelationGetRelationName(heap), blk, maxoff)));
-		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-		{
-			HeapTupleData tup;
-
-			add[off] = false;
-			if (!pgbf_page_tuple(heap, page, blk, off, &tup))
-				continue;
-			switch (HeapTupleSatisfiesVacuum(&tup, oldest, buf))
-			{
-				case HEAPTUPLE_DEAD:
-					break;
-				case HEAPTUPLE_RECENTLY_DEAD:
-					add[off] = true;
-					break;
-				default:
-					add[off] = true;
-					live += 1;
-					break;
-			}
-		}
-		memcpy(copy.data, page, BLCKSZ);
-		UnlockReleaseBuffer(buf);
-
-		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-		{
-			HeapTupleData tup;
-			Datum		key;
-			bool		isnull;
-
-			if (!add[off] || !pgbf_page_tuple(heap, (Page) copy.data, blk, off, &tup))
-				continue;
-			key = heap_getattr(&tup, attnum, desc, &isnull);
-			if (!isnull)
-				build_add_key(index, bs, key);
-			report_tuples(bs);
-		}
+		live += bfidx_build_scan_block(heap, index, blk, oldest, strategy, attnum, bs);
 		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, blk + 1);
 	}
 	FreeAccessStrategy(strategy);
@@ -354,14 +376,19 @@ bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo)
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, BFIDX_PHASE_SCAN);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_TOTAL,
 								 (int64) Max(heap->rd_rel->reltuples, 0));
-	if (build_scan_pages_applies(heap, indexInfo))
-		reltuples = build_scan_pages(heap, index, indexInfo, &bs);
-	else
-		reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
-										   build_callback, &bs, NULL);
+	/* the planner's workers (17+: amcanbuildparallel), unless that falls back */
+	if (indexInfo->ii_ParallelWorkers == 0 ||
+		!bfidx_build_parallel(heap, index, indexInfo, &meta, &bs, &reltuples))
+	{
+		if (bfidx_build_scan_pages_applies(heap, indexInfo))
+			reltuples = build_scan_pages(heap, index, indexInfo, &bs);
+		else
+			reltuples = table_index_build_scan(heap, index, indexInfo, true, true,
+											   bfidx_build_callback, &bs, NULL);
+	}
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.reported);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, BFIDX_PHASE_WRITE);
-	build_flush(index, &bs);
+	bfidx_build_flush(index, &bs);
 	if (bs.local != NULL)
 	{
 		build_write_local(index, bs.local);

@@ -13,6 +13,7 @@
  *						the module's record, generic WAL or not at all),
  *						the adds waiting for commit, aminsert
  *	bloomindex_build.c	ambuild, ambuildempty
+ *	bloomindex_parallel.c	the parallel build (ambuild's workers)
  *	bloomindex_probe.c	the SQL functions and the probe scan's side
  *	bloomindex_wal.c	the module's WAL resource manager
  *
@@ -51,7 +52,9 @@
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
+#include "port/atomics.h"
 #include "storage/block.h"
+#include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 
@@ -297,7 +300,45 @@ extern bool bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointe
 						 Relation heapRel, IndexUniqueCheck checkUnique,
 						 bool indexUnchanged, IndexInfo *indexInfo);
 
-/* ---- build (bloomindex_build.c) ---- */
+/* ---- build (bloomindex_build.c, bloomindex_parallel.c) ---- */
+
+/*
+ * One participant's build: its hashes waiting to be added, and stage 0 in
+ * memory.  A participant of a parallel build (parallel set) never writes
+ * the pages: when its stage 0 fills it sets full and *stop, and the leader
+ * builds serially instead.
+ */
+typedef struct BfIdxBuildState
+{
+	BfIdxHasher hasher;
+	uint64	   *h;
+	int			n;
+	int			max;
+	double		indtuples;
+	uint64		reported;		/* table rows added (progress) */
+	MemoryContext tmpcxt;
+	BloomFilter *local;			/* stage 0 in memory, or NULL: in the pages */
+	void	   *local_alloc;
+	/* a parallel build's participant */
+	bool		parallel;
+	bool		full;			/* its stage 0 filled: the build goes serial */
+	bool		worker;			/* a worker: the leader reports progress */
+	pg_atomic_uint64 *tuples_done;	/* every participant's rows added */
+	pg_atomic_uint32 *stop;		/* set by the first participant to fill */
+} BfIdxBuildState;
+
+extern void bfidx_build_flush(Relation index, BfIdxBuildState *bs);
+extern void bfidx_build_callback(Relation index, ItemPointer tid, Datum *values,
+								 bool *isnull, bool tupleIsAlive, void *state);
+extern bool bfidx_build_scan_pages_applies(Relation heap, IndexInfo *indexInfo);
+extern double bfidx_build_scan_block(Relation heap, Relation index, BlockNumber blk,
+									 TransactionId oldest,
+									 BufferAccessStrategy strategy, AttrNumber attnum,
+									 BfIdxBuildState *bs);
+/* the parallel build (17+): false if the caller must build serially */
+extern bool bfidx_build_parallel(Relation heap, Relation index, IndexInfo *indexInfo,
+								 const BfIdxMeta *meta, BfIdxBuildState *bs,
+								 double *reltuples);
 
 extern IndexBuildResult *bfidx_build(Relation heap, Relation index, IndexInfo *indexInfo);
 extern void bfidx_buildempty(Relation index);

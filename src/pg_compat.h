@@ -42,6 +42,15 @@
 #define PGBF_CUSTOM_WAL 1
 #endif
 
+/*
+ * An index access method may build in parallel from 17 (amcanbuildparallel:
+ * index_build asks plan_create_index_workers); before, core plans workers
+ * for btree only, and the bloomfilter index builds serially.
+ */
+#if PG_VERSION_NUM >= 170000
+#define PGBF_PARALLEL_BUILD 1
+#endif
+
 /* the ExplainProperty* functions: moved to their own header in 18 */
 #if PG_VERSION_NUM >= 180000
 #include "commands/explain_format.h"
