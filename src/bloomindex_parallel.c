@@ -304,6 +304,7 @@ bfidx_build_parallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	BufferUsage *bufferusage;
 	double		leader_reltuples = 0;
 	bool		full;
+	bool		union_full;
 
 	if (bs->local == NULL)
 	{
@@ -422,8 +423,10 @@ bfidx_build_parallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	wait_for_workers(pcxt, shared);
 
 	full = bs->full || shared->full;
+	union_full = false;
 	for (int i = 0; i < launched && !full; i++)
-		full = bloom_union_into(bs->local, worker_filter(filters, shared, i), errbuf) != BF_OK ||
+		full = union_full =
+			bloom_union_into(bs->local, worker_filter(filters, shared, i), errbuf) != BF_OK ||
 			bs->local->stages[0].rate_units >= BLOOM_RATE_LIMIT;
 	*reltuples = leader_reltuples + shared->reltuples;
 	bs->indtuples += shared->indtuples;
@@ -443,8 +446,8 @@ bfidx_build_parallel(Relation heap, Relation index, IndexInfo *indexInfo,
 		return true;
 
 	ereport(DEBUG1,
-			(errmsg_internal("bloomfilter index \"%s\": the rows fill stage 0, so the build is serial (the stages after it depend on the rows' order)",
-							 name)));
+			(errmsg_internal("bloomfilter index \"%s\": the rows fill stage 0 (%s), so the build is serial (the stages after it depend on the rows' order)",
+							 name, union_full ? "the participants' union" : "a participant's")));
 	bloom_paged_value_init(bs->local, size, meta->capacity, meta->fpr, meta->scalable != 0,
 						   &meta->stages[0].geo, 1, meta->seed);
 	bs->n = 0;
