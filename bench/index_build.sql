@@ -1,13 +1,16 @@
 -- CREATE INDEX ... USING bloomfilter against bloom_agg over the same rows
 -- (issue 47's target: the build no slower than the aggregate with the
 -- build scan on), side by side in one run:
---   psql -v rows=10000000 -v rounds=3 -f bench/index_build.sql
+--   psql -v rows=10000000 -v rounds=3 [-v workers=2] -f bench/index_build.sql
 -- The table holds `rows` synthetic URLs of crawl shape (host, path, hash);
 -- each round times, in alternation, CREATE INDEX (capacity = rows, 1%)
 -- and SELECT bloom_agg(url, rows, 0.01), each inside the server
 -- (clock_timestamp around the statement), then prints every round and
 -- the medians.  maintenance_work_mem and the preload are whatever the
--- cluster has: the script prints them.
+-- cluster has: the script prints them.  `workers` (default 0: serial) is
+-- max_parallel_maintenance_workers for CREATE INDEX (parallel from
+-- PostgreSQL 17; the planner may take fewer, maintenance_work_mem / 32 MB
+-- participants at most); bloom_agg stays serial (its build scan is).
 \set ON_ERROR_STOP on
 \if :{?rows}
 \else
@@ -17,11 +20,17 @@
 \else
 \set rounds 3
 \endif
+\if :{?workers}
+\else
+\set workers 0
+\endif
 SET max_parallel_workers_per_gather = 0;
+SET max_parallel_maintenance_workers = :workers;
 SELECT set_config('ib.rows', :'rows', false), set_config('ib.rounds', :'rounds', false);
 SET bloomfilter.enable_build_scan = on;
 CREATE EXTENSION IF NOT EXISTS bloomfilter;
 SELECT current_setting('maintenance_work_mem') AS maintenance_work_mem,
+       current_setting('max_parallel_maintenance_workers') AS maintenance_workers,
        current_setting('shared_preload_libraries') AS preload,
        version();
 DROP TABLE IF EXISTS ib_urls;
