@@ -187,6 +187,9 @@ build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
 	uint64	   *h;
 	int			n;
 
+	/* a parallel build that will be serial: no use hashing the rest */
+	if (bs->full)
+		return;
 	/* a scalar: no array of one (a reset of an unused context is free) */
 	if (!OidIsValid(bs->hasher.elemtype))
 	{
@@ -217,7 +220,7 @@ build_add_key(Relation index, BfIdxBuildState *bs, Datum key)
 
 void
 bfidx_build_callback(Relation index, ItemPointer tid, Datum *values, bool *isnull,
-			   bool tupleIsAlive, void *state)
+					 bool tupleIsAlive, void *state)
 {
 	if (!isnull[0])
 		build_add_key(index, (BfIdxBuildState *) state, values[0]);
@@ -234,8 +237,9 @@ bfidx_build_scan_pages_applies(Relation heap, IndexInfo *indexInfo)
 }
 
 /*
- * One heap page of the build's scan (bfidx_build_scan_pages): adds its
- * tuples' elements, returns how many of them are live.
+ * One heap page of the build's own scan (build_scan_pages below, or a
+ * chunk of a parallel participant's): adds its tuples' elements, returns
+ * how many of them are live.
  */
 double
 bfidx_build_scan_block(Relation heap, Relation index, BlockNumber blk, TransactionId oldest,
