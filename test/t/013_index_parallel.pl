@@ -105,6 +105,25 @@ foreach my $c (@cases)
 		'0', "$name: the parallel index finds every row");
 }
 
+# an index expression sees the build's search_path (pg_catalog, pg_temp
+# from 17) and user in the workers as in the leader: a function (falsely
+# IMMUTABLE) that appends them to the key gives the serial build's bits,
+# and the workers alone added the keys with the leader's settings
+{
+	$node->safe_psql('postgres', q{
+		CREATE FUNCTION public.pt_env(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+		AS $$ SELECT $1 || current_setting('search_path') || current_user $$;});
+	my $ddl = 'ON pt USING bloomfilter (public.pt_env(url)) WITH (capacity = 300000)';
+	$node->safe_psql('postgres', "$serial CREATE INDEX env_s $ddl");
+	my $line = build_parallel("CREATE INDEX env_w $ddl", 'off');
+	like($line, qr/the workers added $live of $live/, 'search_path: the workers built it');
+	same_index('env_w', 'env_s', 'search_path');
+	my $path = 'pg_catalog, pg_temp';	# index.c's RestrictSearchPath
+	is($node->safe_psql('postgres', qq{
+		SELECT count(*) FILTER (WHERE NOT bloom_index_contains('env_w', url || '$path' || current_user))
+		FROM pt}), '0', "search_path: the workers ran with search_path = $path");
+}
+
 # past capacity the serial build grows stage 1, which depends on the rows'
 # order: the parallel build sees stage 0 fill (a participant's, or at
 # capacity 150000 most likely only the union of the workers' halves, which
