@@ -3,8 +3,8 @@
 // Every 64-bit quantity is a pair of unsigned 32-bit numbers (hi, lo):
 // BigInt arithmetic allocates and is an order of magnitude slower, and the
 // reader hashes every element it probes.  Products are exact: Math.imul for
-// the low 32 bits of a 32x32 product, and the high 32 bits from two 48-bit
-// partial products, which doubles hold exactly.
+// the low 32 bits of a 32x32 product, and the high 32 bits from its four
+// 16x16-bit partial products (mulhi32), each exact in a double.
 
 const TWO32 = 4294967296;
 
@@ -41,7 +41,10 @@ let rl = 0;
 
 // high 32 bits of the 64-bit product of two uint32
 export function mulhi32(a, b) {
-  return Math.floor((a * (b >>> 16) + Math.floor(a * (b & 0xffff) / 65536)) / 65536);
+  const a0 = a & 0xffff, a1 = a >>> 16, b0 = b & 0xffff, b1 = b >>> 16;
+  const t = a1 * b0 + ((a0 * b0) >>> 16);
+  const w1 = (t & 0xffff) + a0 * b1;
+  return (a1 * b1 + (t >>> 16) + (w1 >>> 16)) >>> 0;
 }
 
 // (rh, rl) = low 64 bits of a * b
