@@ -42,6 +42,14 @@ export class BloomFilterFormatError extends Error {
   }
 }
 
+/** add() of an element the filter cannot take as it is (see add). */
+export class BloomFilterFullError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'BloomFilterFullError';
+  }
+}
+
 function fail(msg) {
   throw new BloomFilterFormatError(msg);
 }
@@ -195,6 +203,7 @@ export class BloomFilter {
         bitsSet: Number(bitsSet),
         rateUnits,
         stageDesc: d,
+        rateTable: null,
       });
       if (i < nstages - 1) {
         const padded = Math.ceil(nbytes / 64) * 64;
@@ -281,6 +290,132 @@ export class BloomFilter {
     return (BigInt(h.hi) << 32n) | BigInt(h.lo);
   }
 
+  /**
+   * Add x as the server's bloom_add does, in place in the bytes given to
+   * the constructor (which must be writable): the same bits, bit counts
+   * and rate accounting, so bytes() is then the value bloom_add would
+   * have made.  Returns true if bits were set, false if x was (probably)
+   * there already.  A stage grows only on the server: when the last stage
+   * cannot take x without passing its false-positive budget, add throws a
+   * BloomFilterFullError and changes nothing (bloom_add would add a stage
+   * to a scalable filter, or fail on a fixed one).
+   */
+  add(x) {
+    const [bytes, n] = this.#elementBytes(x);
+    const h = this.hasher;
+    h.hash(bytes, 0, n);
+    return this.addHash(h.hi, h.lo);
+  }
+
+  /** add() by hash, given as its unsigned 32-bit halves. */
+  addHash(hh, hl) {
+    const stages = this.stages;
+    const b = this.bytes;
+    const last = stages.length - 1;
+    for (let i = 0; i < last; i++)
+      if (this.#stageContains(stages[i], hh, hl)) return false;
+    const s = stages[last];
+    const full = this.blocked ? s.rateUnits >= RATE_LIMIT : s.bitsSet >= s.fillLimit;
+    if (full) {
+      if (this.#stageContains(s, hh, hl)) return false;
+      this.#full();
+    }
+    const added = this.blocked ? this.#blockInsert(s, hh, hl) : this.#standardInsert(s, hh, hl);
+    if (added < 0) this.#full();
+    if (added === 0) return false;
+    s.bitsSet += added;
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    dv.setBigUint64(s.stageDesc + 32, BigInt(s.bitsSet), true);
+    if (this.blocked) dv.setBigUint64(s.stageDesc + 40, s.rateUnits, true);
+    return true;
+  }
+
+  /** The value's bytes (f::bytea), with what add() set. */
+  toBytes() {
+    return this.bytes;
+  }
+
+  #full() {
+    throw new BloomFilterFullError(this.scalable
+      ? 'the filter\'s last stage is full: only the server adds a stage (bloom_add)'
+      : 'the filter is full (it is not scalable)');
+  }
+
+  #stageContains(s, hh, hl) {
+    const b = this.bytes;
+    return this.blocked ? blockContains(b, s, hh, hl) : this.chain ? stdContains1(b, s, hh, hl) : stdContains2(b, s, hh, hl);
+  }
+
+  // the standard part of stage_insert (bloom.c): refused (-1) if the stage
+  // could pass its fill limit, counting a repeated position twice
+  #standardInsert(s, hh, hl) {
+    const pos = [];
+    let xh = hh, xl = hl, ch = hh, cl = hl;
+    for (let j = 0; j < s.k; j++) {
+      if (j > 0) {
+        if (this.chain) {
+          const t = xl + STEP_L;
+          remix((xh + STEP_H + (t >= TWO32 ? 1 : 0)) >>> 0, t >>> 0);
+        } else {
+          const t = cl + STEP_L;
+          cl = t >>> 0;
+          ch = (ch + STEP_H + (t >= TWO32 ? 1 : 0)) >>> 0;
+          remix(ch, cl);
+        }
+        xh = remixH;
+        xl = remixL;
+      }
+      range64(xh, xl, s);
+      pos.push(s.start + posH * 536870912 + (posL >>> 3), 1 << (posL & 7));
+    }
+    const b = this.bytes;
+    let unset = 0;
+    for (let j = 0; j < pos.length; j += 2) if ((b[pos[j]] & pos[j + 1]) === 0) unset++;
+    if (unset > 0 && s.bitsSet + unset > s.fillLimit) return -1;
+    let added = 0;
+    for (let j = 0; j < pos.length; j += 2) {
+      if ((b[pos[j]] & pos[j + 1]) === 0) {
+        b[pos[j]] |= pos[j + 1];
+        added++;
+      }
+    }
+    return added;
+  }
+
+  // block_insert (bloom.c): the block's popcount before and after, the
+  // stage's rate_units moved by T(after) - T(before) unless that passes
+  // the limit (-1, nothing changed)
+  #blockInsert(s, hh, hl) {
+    const b = this.bytes;
+    const base = s.start + mulhi32(hh, s.nblocks) * 64;
+    const mask = new Uint8Array(64);
+    remix(hh, hl);
+    let gh = remixH, gl = remixL;
+    for (let j = 0, t = 0; j < s.k; j++, t++) {
+      if (t === 7) {
+        const u = gl + STEP_L;
+        remix((gh + STEP_H + (u >= TWO32 ? 1 : 0)) >>> 0, u >>> 0);
+        gh = remixH;
+        gl = remixL;
+        t = 0;
+      }
+      const p = slice(gh, gl, t);
+      mask[p >>> 3] |= 1 << (p & 7);
+    }
+    let before = 0, after = 0;
+    for (let i = 0; i < 64; i++) {
+      before += POPCOUNT8[b[base + i]];
+      after += POPCOUNT8[b[base + i] | mask[i]];
+    }
+    if (after === before) return 0;
+    const table = rateTable(s);
+    const units = s.rateUnits + table[after] - table[before];
+    if (units > RATE_LIMIT) return -1;
+    s.rateUnits = units;
+    for (let i = 0; i < 64; i++) b[base + i] |= mask[i];
+    return after - before;
+  }
+
   /** Probe by hash, given as its unsigned 32-bit halves. */
   containsHash(hh, hl) {
     const stages = this.stages;
@@ -292,6 +427,28 @@ export class BloomFilter {
     }
     return false;
   }
+}
+
+// rate_units (bloom.h): T(c) = min(2^41, round((c/512)^k / fpr / nblocks
+// * 2^40)) for a block of c bits set; full at 0.975 * 2^40.  Math.pow may
+// differ from the C library's pow in the last place, which can move a
+// T(c) by one: the server's check allows rate_units to differ from its
+// own sum by up to nblocks.
+const RATE_ONE = 1n << 40n;
+const RATE_CAP = 1n << 41n;
+const RATE_LIMIT = RATE_ONE / 40n * 39n;
+
+function rateTable(s) {
+  if (s.rateTable) return s.rateTable;
+  const t = new Array(BLOCK_BITS + 1);
+  for (let c = 0; c <= BLOCK_BITS; c++) {
+    const v = Math.pow(c / BLOCK_BITS, s.k) / s.fpr / s.nblocks * 2 ** 40;
+    // llround: halves away from zero (v >= 0 here; v - floor(v) is exact)
+    const f = Math.floor(v);
+    t[c] = v >= 2 ** 41 ? RATE_CAP : BigInt(v - f >= 0.5 ? f + 1 : f);
+  }
+  s.rateTable = t;
+  return t;
 }
 
 // bf_remix, the murmur3 finalizer; result in (remixH, remixL)

@@ -101,3 +101,47 @@ for (const [type, value, seed, hash] of JSON.parse(rows))
 const path = new URL('fixture-vectors.json', import.meta.url);
 writeFileSync(path, JSON.stringify(json) + '\n');
 console.log(`wrote ${json.filters.length} filters, ${json.hashes.length} hashes to ${path.pathname}`);
+
+// adds: a filter before and after bloom_add of more elements (as an array:
+// the same bytes as one at a time), none of which made a new stage, for
+// add() to give the same bytes; and a fixed filter whose adds run out
+const adds = [];
+for (const [name, create, n1, n2] of [
+  ['blocked', `bloom_create(2000, 0.01)`, 1000, 900],
+  ['blocked_k14', `bloom_create(500, 0.0001)`, 200, 280],
+  ['blocked_seed', seeded(`bloom_create(300, 0.01)`, '-81985529216486896'), 100, 180],
+  ['standard', `bloom_create(2000, 0.01, 'standard')`, 1000, 900],
+  ['standard_stages', `bloom_create(50, 0.01, 'standard')`, 400, 200],
+  ['standard_format1', FORMAT1_STANDARD, 0, 60],
+  ['blocked_full', `bloom_create(100, 0.01, 'blocked', false)`, 90, 400],
+  ['standard_full', `bloom_create(100, 0.01, 'standard', false)`, 90, 60],
+]) {
+  const out = query(`
+    CREATE TEMP TABLE e AS SELECT g, 'add-' || g || '/' || md5(g::text) AS x FROM generate_series(1, ${n1 + n2}) g;
+    CREATE TEMP TABLE b AS SELECT coalesce(bloom_add(${create}, (SELECT array_agg(x ORDER BY g) FROM e WHERE g <= ${n1})),
+                                           ${create}) AS f;
+    CREATE FUNCTION pg_temp.add_each(f bloomfilter, xs text[]) RETURNS bloomfilter LANGUAGE plpgsql AS $$
+    DECLARE x text;
+    BEGIN
+      FOREACH x IN ARRAY xs LOOP
+        BEGIN
+          f := bloom_add(f, x);
+        EXCEPTION WHEN program_limit_exceeded THEN
+          RETURN f;
+        END;
+      END LOOP;
+      RETURN f;
+    END $$;
+    SELECT json_build_object('name', '${name}', 'before', encode(f::bytea, 'hex'),
+      'added', (SELECT json_agg(x ORDER BY g) FROM e WHERE g > ${n1}),
+      'after', encode(pg_temp.add_each(f, (SELECT array_agg(x ORDER BY g) FROM e WHERE g > ${n1}))::bytea, 'hex'),
+      'stages_before', bloom_info(f)->>'stages',
+      'stages_after', bloom_info(pg_temp.add_each(f, (SELECT array_agg(x ORDER BY g) FROM e WHERE g > ${n1})))->>'stages')
+    FROM b;`);
+  const a = JSON.parse(out);
+  if (a.stages_before !== a.stages_after) throw new Error(`adds case ${name} grew a stage: fewer adds`);
+  adds.push(a);
+}
+const addsPath = new URL('fixture-adds.json', import.meta.url);
+writeFileSync(addsPath, JSON.stringify(adds) + '\n');
+console.log(`wrote ${adds.length} add cases to ${addsPath.pathname}`);
