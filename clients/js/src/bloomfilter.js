@@ -56,6 +56,11 @@ function fail(msg) {
 
 const encoder = new TextEncoder();
 const LONE_SURROGATE = /\p{Cs}/u;
+// String.prototype.isWellFormed (Node 20, browsers of 2023) is native and
+// 3-4 times faster than the regular expression, which Node 18 needs
+const wellFormed = typeof ''.isWellFormed === 'function'
+  ? (x) => x.isWellFormed()
+  : (x) => !LONE_SURROGATE.test(x);
 
 /**
  * The 16 bytes of a uuid written as PostgreSQL's uuid input accepts it
@@ -115,6 +120,7 @@ export class BloomFilter {
     this.#parse();
     this.hasher = new Xxh3(this.seed);
     this.scratch = new Uint8Array(256);
+    this.elem = this.scratch;
   }
 
   /** Same as new BloomFilter(data). */
@@ -239,20 +245,25 @@ export class BloomFilter {
    * uuid's 16 bytes, see uuidBytes), a BigInt as a bigint's 8 bytes.
    */
   #elementBytes(x) {
+    // returns the length; the bytes are in this.elem (no array per call)
     if (typeof x === 'string') {
-      if (LONE_SURROGATE.test(x))
+      if (!wellFormed(x))
         throw new TypeError('string has a lone surrogate: no PostgreSQL text has it');
       let s = this.scratch;
       if (x.length * 3 > s.length) {
         s = new Uint8Array(Math.max(x.length * 3, 2 * s.length));
         this.scratch = s;
       }
-      return [s, encoder.encodeInto(x, s).written];
+      this.elem = s;
+      return encoder.encodeInto(x, s).written;
     }
-    if (x instanceof Uint8Array) return [x, x.length];
+    if (x instanceof Uint8Array) {
+      this.elem = x;
+      return x.length;
+    }
     if (typeof x === 'bigint') {
-      const v = bigintBytes(x);
-      return [v, 8];
+      this.elem = bigintBytes(x);
+      return 8;
     }
     if (typeof x === 'number')
       throw new TypeError('a number is ambiguous as an element: pass BigInt(n) for bigint or String(n) for text');
@@ -261,8 +272,8 @@ export class BloomFilter {
 
   /** False: x was never added.  True: x was probably added. */
   contains(x) {
-    const [bytes, n] = this.#elementBytes(x);
-    return this.containsUtf8(bytes, 0, n);
+    const n = this.#elementBytes(x);
+    return this.containsUtf8(this.elem, 0, n);
   }
 
   /** contains() of each element, as an array of booleans. */
@@ -284,9 +295,9 @@ export class BloomFilter {
 
   /** The element's 64-bit hash (XXH3-64 with the filter's seed), a BigInt. */
   hash(x) {
-    const [bytes, n] = this.#elementBytes(x);
+    const n = this.#elementBytes(x);
     const h = this.hasher;
-    h.hash(bytes, 0, n);
+    h.hash(this.elem, 0, n);
     return (BigInt(h.hi) << 32n) | BigInt(h.lo);
   }
 
@@ -301,9 +312,9 @@ export class BloomFilter {
    * to a scalable filter, or fail on a fixed one).
    */
   add(x) {
-    const [bytes, n] = this.#elementBytes(x);
+    const n = this.#elementBytes(x);
     const h = this.hasher;
-    h.hash(bytes, 0, n);
+    h.hash(this.elem, 0, n);
     return this.addHash(h.hi, h.lo);
   }
 
