@@ -65,16 +65,6 @@ function mul128Fold(ah, al, bh, bl) {
   rl = (w0 ^ (s2 >>> 0)) >>> 0;
 }
 
-// (rh, rl) = high 64 bits of the 128-bit product a * b
-export function mul128Hi(ah, al, bh, bl) {
-  const s1 = mulhi32(al, bl) + (Math.imul(al, bh) >>> 0) + (Math.imul(ah, bl) >>> 0);
-  const c1 = Math.floor(s1 / TWO32);
-  const s2 = (Math.imul(ah, bh) >>> 0) + mulhi32(al, bh) + mulhi32(ah, bl) + c1;
-  const c2 = Math.floor(s2 / TWO32);
-  rh = (mulhi32(ah, bh) + c2) >>> 0;
-  rl = s2 >>> 0;
-}
-
 function readLE32(b, i) {
   return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
 }
