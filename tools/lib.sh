@@ -8,8 +8,23 @@ PG_BUILD_DEPS="bison flex libreadline-dev zlib1g-dev xz-utils"
 # what test stage 55-python needs: the Scrapy client's dependencies as a
 # Debian user installs them, and the HTML docs its crawl test serves
 PYTHON_TEST_DEPS="python3-scrapy python3-psycopg2 python3-doc"
+# what test stage 56-readers needs: the format's readers in Python (on
+# xxhash and numpy) and JavaScript (Node, and a real browser)
+READER_TEST_DEPS="python3-xxhash python3-numpy nodejs chromium"
 
 log() { printf '==> %s\n' "$*" >&2; }
+
+# A test stage that does not depend on the server's version runs on
+# Debian's PostgreSQL only: elsewhere it says so and exits 0.
+#   only_on_debian_pg NAME
+only_on_debian_pg() {
+	local major
+	major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+	if [ "$major" != "$PG_MAJOR" ]; then
+		echo "$1: only on PostgreSQL $PG_MAJOR (Debian's), not $major"
+		exit 0
+	fi
+}
 
 # The builds of PostgreSQL and Citus (tools/pg-build.sh,
 # tools/citus-build.sh) must not depend on who started them.  Under

@@ -55,7 +55,7 @@ fi
 
 # ---- stage 1: as root (or a user with sudo) ----
 # (what tools/pg-build.sh needs too: the background builds must not run apt)
-EXTRA_DEPS="clang libclang-rt-14-dev $PG_BUILD_DEPS $PYTHON_TEST_DEPS" ensure_deps
+EXTRA_DEPS="clang libclang-rt-14-dev $PG_BUILD_DEPS $PYTHON_TEST_DEPS $READER_TEST_DEPS" ensure_deps
 debian_config=$PG_CONFIG
 
 # ---- the guard: the builds started below must not see our make ----

@@ -8,11 +8,8 @@
 # PostgreSQL 15 (Debian's): the client does not depend on the server's
 # version beyond the extension's SQL.
 set -euo pipefail
-major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
-if [ "$major" != 15 ]; then
-	echo "python: only on PostgreSQL 15 (Debian's), not $major"
-	exit 0
-fi
+. tools/lib.sh
+only_on_debian_pg python
 # Debian's interpreter, where apt installed Scrapy (not a pyenv's first
 # in PATH)
 py=/usr/bin/python3
