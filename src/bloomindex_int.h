@@ -295,6 +295,15 @@ extern void bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const u
 
 extern void bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal);
 extern void bfidx_flush_pending(Oid indexoid);
+
+/*
+ * The bloomfilter indexes an index argument of a SQL function stands for,
+ * opened, valid and readable by the caller (bloomindex_probe.c): itself,
+ * or every leaf index of a partitioned one
+ */
+extern List *bfidx_open_filter_indexes(Oid indexoid);
+extern bool bfidx_names_partitioned(List *indexes, Oid indexoid);
+extern void bfidx_close_filter_indexes(List *indexes);
 extern void bfidx_pending_xact_callback(XactEvent event, void *arg);
 extern bool bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 						 Relation heapRel, IndexUniqueCheck checkUnique,

@@ -150,8 +150,8 @@ check_index_valid(Relation index, Relation named)
  * LEVEL SECURITY, a BYPASSRLS role and a superuser are not subject to
  * one).
  */
-static List *
-open_filter_indexes(Oid indexoid)
+List *
+bfidx_open_filter_indexes(Oid indexoid)
 {
 	Relation	index;
 	Oid			heapoid;
@@ -214,14 +214,14 @@ open_filter_indexes(Oid indexoid)
 }
 
 /* did the index argument indexoid, opened as indexes, name a partitioned index? */
-static bool
-names_partitioned(List *indexes, Oid indexoid)
+bool
+bfidx_names_partitioned(List *indexes, Oid indexoid)
 {
 	return list_length(indexes) != 1 || ((Relation) linitial(indexes))->rd_id != indexoid;
 }
 
-static void
-close_filter_indexes(List *indexes)
+void
+bfidx_close_filter_indexes(List *indexes)
 {
 	ListCell   *lc;
 
@@ -512,7 +512,7 @@ pgbf_index_probe_open(Oid indexoid, Oid elemtype)
 static PgbfIndexProbe *
 probe_open(Oid indexoid, Oid elemtype, bool for_scan)
 {
-	List	   *indexes = open_filter_indexes(indexoid);
+	List	   *indexes = bfidx_open_filter_indexes(indexoid);
 	PgbfIndexProbe *p = palloc0(sizeof(PgbfIndexProbe));
 	ListCell   *lc;
 	int			i = 0;
@@ -629,13 +629,13 @@ PG_FUNCTION_INFO_V1(bloom_index_info);
 Datum
 bloom_index_info(PG_FUNCTION_ARGS)
 {
-	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	List	   *indexes = bfidx_open_filter_indexes(PG_GETARG_OID(0));
 	StringInfoData out;
 	ListCell   *lc;
 	bool		first_index = true;
 
 	initStringInfo(&out);
-	if (names_partitioned(indexes, PG_GETARG_OID(0)))
+	if (bfidx_names_partitioned(indexes, PG_GETARG_OID(0)))
 		appendStringInfoString(&out, "{\"partitions\": [");
 	foreach(lc, indexes)
 	{
@@ -695,9 +695,9 @@ bloom_index_info(PG_FUNCTION_ARGS)
 						 meta.fpr, fpr_est, (unsigned long long) meta.seed, st.data);
 		first_index = false;
 	}
-	if (names_partitioned(indexes, PG_GETARG_OID(0)))
+	if (bfidx_names_partitioned(indexes, PG_GETARG_OID(0)))
 		appendStringInfoString(&out, "]}");
-	close_filter_indexes(indexes);
+	bfidx_close_filter_indexes(indexes);
 	PG_RETURN_DATUM(pgbf_jsonb_from_cstring(out.data));
 }
 
@@ -726,7 +726,7 @@ PG_FUNCTION_INFO_V1(bloom_index_snapshot);
 Datum
 bloom_index_snapshot(PG_FUNCTION_ARGS)
 {
-	List	   *indexes = open_filter_indexes(PG_GETARG_OID(0));
+	List	   *indexes = bfidx_open_filter_indexes(PG_GETARG_OID(0));
 	Relation	index;
 	BfIdxMeta	meta;
 	BloomStage	stages[BLOOM_MAX_STAGES];
@@ -734,7 +734,7 @@ bloom_index_snapshot(PG_FUNCTION_ARGS)
 	size_t		size;
 	BloomFilter *f;
 
-	if (names_partitioned(indexes, PG_GETARG_OID(0)))
+	if (bfidx_names_partitioned(indexes, PG_GETARG_OID(0)))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("cannot take a snapshot of a partitioned index"),
@@ -758,6 +758,6 @@ bloom_index_snapshot(PG_FUNCTION_ARGS)
 		for_each_written_page(index, c.stage, copy_page, &c);
 	}
 	bloom_recount(f);
-	close_filter_indexes(indexes);
+	bfidx_close_filter_indexes(indexes);
 	PG_RETURN_POINTER(f);
 }

@@ -191,4 +191,16 @@ pgbf_toast_snapshot(SnapshotData *buf)
 #define pgbf_rel_locator(rel) ((rel)->rd_node)
 #endif
 
+/*
+ * The WAL timeline a primary inserts on, for a sync token
+ * (bloomindex_sync.c); GetXLogReplayRecPtr's header on a standby
+ */
+#if PG_VERSION_NUM >= 150000
+#include "access/xlogrecovery.h"
+#define pgbf_insert_timeline() GetWALInsertionTimeLine()
+#else
+#include "access/xlog.h"
+#define pgbf_insert_timeline() ThisTimeLineID
+#endif
+
 #endif							/* PG_COMPAT_H */

@@ -60,3 +60,7 @@ COMMENT ON FUNCTION bloom_index_info(regclass) IS 'geometry, fill, stages and ra
 CREATE FUNCTION bloom_index_snapshot(index regclass) RETURNS bloomfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION bloom_index_snapshot(regclass) IS 'the bloomfilter index''s bits as a bloomfilter value (at most 1 GB)';
+CREATE FUNCTION bloom_index_sync(index regclass, since text DEFAULT NULL)
+	RETURNS TABLE (token text, resync boolean, blkno bigint, page bytea)
+	AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED ROWS 100;
+COMMENT ON FUNCTION bloom_index_sync(regclass, text) IS 'the bloomfilter index''s pages changed since the token of an earlier sync (all of them, resync, without one or when it no longer applies), each with this sync''s token';
