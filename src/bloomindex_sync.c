@@ -26,10 +26,9 @@
  * another relation file (REINDEX, TRUNCATE, VACUUM FULL, a new index of
  * the name), another database or index, another cluster (system
  * identifier) or timeline (after a promotion, positions past the fork
- * are not the old ones), or a position this server has not reached (a
- * token from a primary given to a standby that lags is still good:
- * the standby's pages carry the primary's positions; one from a server
- * restored to an earlier point is not).
+ * are not the old ones), or a position this server has not reached: a
+ * server restored to an earlier point, or a standby behind the primary
+ * the token came from (the two look the same from here).
  *
  * An index that writes no WAL (unlogged, temporary) has no page LSNs to
  * go by: every sync returns every written page, resync only when the

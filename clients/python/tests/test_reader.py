@@ -13,7 +13,7 @@ import unittest
 import uuid
 from pathlib import Path
 
-from bloomfilter_reader import (BloomFilter, FilterFullError, FormatError,
+from bloomfilter_reader import (BloomFilter, FilterFullError, FormatError, IndexReplica,
                                 GrowthNotSupportedError, UnsupportedFormatError,
                                 hash_element)
 from bloomfilter_reader.bloom import HEADER_BYTES, STAGE_BYTES, VARHDRSZ
@@ -401,6 +401,94 @@ class AgainstServer(unittest.TestCase):
         if not scalable:
             self.fail("the fixed filter took %d random elements" % (6 * cap))
         self.assertGreaterEqual(grown, 1)
+
+
+@unittest.skipUnless(os.environ.get("BLOOMFILTER_TEST_DSN"),
+                     "set BLOOMFILTER_TEST_DSN to a database with the bloomfilter extension")
+class IndexReplicaTest(unittest.TestCase):
+    """IndexReplica against the server: a replica kept current by
+    bloom_index_sync answers as bloom_index_contains, holds every element
+    committed before its sync, syncs only what changed, and starts over
+    when told to (REINDEX, TRUNCATE).  (Concurrent writers while replicas
+    sync: test/t/015_index_sync.pl.)"""
+    def setUp(self):
+        import psycopg2
+        self.conn = psycopg2.connect(os.environ["BLOOMFILTER_TEST_DSN"])
+        self.conn.autocommit = True
+        self.addCleanup(self.conn.close)
+        self.sql("CREATE EXTENSION IF NOT EXISTS bloomfilter")
+        self.sql("DROP TABLE IF EXISTS replica_t")
+        self.sql("CREATE TABLE replica_t (url text)")
+        self.addCleanup(self.sql, "DROP TABLE IF EXISTS replica_t")
+
+    def sql(self, q, *args):
+        with self.conn.cursor() as cur:
+            cur.execute(q, args)
+            return cur.fetchall() if cur.description else None
+
+    def add(self, lo, hi):
+        self.sql("INSERT INTO replica_t SELECT 'https://r.example/' || g FROM generate_series(%s, %s) g",
+                 lo, hi)
+        return ["https://r.example/%d" % g for g in range(lo, hi + 1)]
+
+    def server_answers(self, xs):
+        return self.sql("SELECT bloom_index_contains('replica_t_f', %s::text[])", xs)[0][0]
+
+    def test_replica_answers_as_the_index(self):
+        added = self.add(1, 30000)
+        # small, so that later adds grow stages
+        self.sql("CREATE INDEX replica_t_f ON replica_t USING bloomfilter (url) WITH (capacity = 20000)")
+        r = IndexReplica()
+        first = r.sync(self.conn, "replica_t_f")
+        self.assertEqual(r.resyncs, 1)
+        self.assertGreater(first, 2)
+        self.assertTrue(all(r.contains_many(added)))
+        others = ["https://other.example/%d" % g for g in range(20000)]
+        self.assertEqual(r.contains_many(others), self.server_answers(others))
+
+        # nothing changed: the metapage alone
+        self.assertEqual(r.sync(self.conn, "replica_t_f"), 1)
+        # a few adds: a few pages, and the replica holds them
+        more = self.add(30001, 30010)
+        n = r.sync(self.conn, "replica_t_f")
+        self.assertLessEqual(n, 1 + 10)
+        self.assertEqual(r.resyncs, 1)
+        self.assertTrue(all(r.contains_many(more)))
+        self.assertTrue(all(r.contains(x) for x in more))
+        # past another stage
+        more = self.add(30011, 90000)
+        r.sync(self.conn, "replica_t_f")
+        self.assertEqual(len(r.stages), self.sql(
+            "SELECT (bloom_index_info('replica_t_f')->>'stages')::int")[0][0])
+        self.assertGreater(len(r.stages), 1)
+        self.assertTrue(all(r.contains_many(added + more)))
+        probe = random.Random(7).sample(added, 1000) + others
+        self.assertEqual(r.contains_many(probe), self.server_answers(probe))
+
+    def test_told_to_start_over(self):
+        self.add(1, 5000)
+        self.sql("CREATE INDEX replica_t_f ON replica_t USING bloomfilter (url)")
+        r = IndexReplica()
+        r.sync(self.conn, "replica_t_f")
+        self.sql("TRUNCATE replica_t")
+        r.sync(self.conn, "replica_t_f")
+        self.assertEqual(r.resyncs, 2)
+        # emptied: the replica forgot what the index forgot
+        self.assertFalse(any(r.contains_many(["https://r.example/%d" % g for g in range(1, 5001)])))
+        self.add(7, 7)
+        self.sql("REINDEX INDEX replica_t_f")
+        r.sync(self.conn, "replica_t_f")
+        self.assertEqual(r.resyncs, 3)
+        self.assertTrue(r.contains("https://r.example/7"))
+
+    def test_rows_checked(self):
+        r = IndexReplica()
+        with self.assertRaises(FormatError):
+            r.apply([])
+        with self.assertRaises(FormatError):
+            r.apply([("t", False, 0, b"\0" * 8192)])     # incremental with no replica
+        with self.assertRaises(FormatError):
+            r.apply([("t", True, 0, b"\0" * 8192)])      # not a metapage
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ from .bloom import BloomFilter, Stage
 from .elements import element_bytes, hash_element, hash_elements
 from .errors import (BloomFilterError, FilterFullError, FormatError,
                      GrowthNotSupportedError, UnsupportedFormatError)
+from .replica import IndexReplica
 
 __all__ = [
-    "BloomFilter", "Stage", "element_bytes", "hash_element", "hash_elements",
+    "BloomFilter", "IndexReplica", "Stage", "element_bytes", "hash_element", "hash_elements",
     "BloomFilterError", "FilterFullError", "FormatError",
     "GrowthNotSupportedError", "UnsupportedFormatError",
 ]
