@@ -37,9 +37,27 @@ class FakeStore:
             self.seen.add(n)
         return out
 
+    def local_seen(self, keys):
+        return [None] * len(keys)
+
     @property
     def round_trips(self):
         return len(self.batches)
+
+
+class FakeReplicaStore(FakeStore):
+    """Replica mode: a copy of the seen set as of the last sync answers
+    the keys it holds (as written: the copy cannot normalize)."""
+
+    def __init__(self):
+        super().__init__()
+        self.copy = set()
+
+    def sync(self):
+        self.copy = set(self.seen)
+
+    def local_seen(self, keys):
+        return [True if k in self.copy else None for k in keys]
 
 
 class BatchingTest(unittest.TestCase):
@@ -132,6 +150,25 @@ class BatchingTest(unittest.TestCase):
             self.assertFalse(b.seen(k))
             handed.add(normalize(k))
         self.assertEqual(handed, self.store.seen)
+
+
+class ReplicaBatchingTest(unittest.TestCase):
+    def test_replica_answers_what_it_holds(self):
+        store = FakeReplicaStore()
+        a = SeenBatcher(store, batch_size=10, cache_size=100)
+        a.prefetch(["http://a/1", "http://a/2"])
+        self.assertEqual([a.seen("http://a/1"), a.seen("http://a/2")], [False, False])
+        store.sync()
+        # another process's add, after the sync: the server answers it
+        store.seen.add(normalize("http://a/3"))
+        # a second crawler process: what the replica holds costs nothing
+        b = SeenBatcher(store, batch_size=10, cache_size=100)
+        keys = ["http://a/1", "http://a/2", "http://a/3", "http://a/4", "HTTP://A/1"]
+        b.prefetch(keys)
+        self.assertEqual(store.batches[-1], ["http://a/3", "http://a/4", "HTTP://A/1"])
+        self.assertEqual(b.answered_by_replica, 2)
+        self.assertEqual([b.seen(k) for k in keys], [True, True, True, False, True])
+        self.assertEqual(store.round_trips, 2)
 
 
 class MiddlewareTest(unittest.TestCase):

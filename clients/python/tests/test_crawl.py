@@ -62,12 +62,17 @@ class CrawlTest(unittest.TestCase):
         cls.server.terminate()
         cls.server.wait()
 
-    def crawl(self, filt, mode="two-tier"):
-        table = "crawl_test_" + mode.replace("-", "_")
+    def drop(self, table):
         with psycopg2.connect(DSN) as conn, conn.cursor() as cur:
             for t in (table, table + "_filter", table + "_log"):
                 cur.execute("DROP TABLE IF EXISTS %s" % t)
         conn.close()
+
+    def crawl(self, filt, mode="two-tier", again=False):
+        """A crawl; again: with the tables the last crawl of mode left"""
+        table = "crawl_test_" + mode.replace("-", "_")
+        if not again:
+            self.drop(table)
         out = os.path.join(self.tmp, "crawl-%d-%s-%s.txt" % (os.getpid(), filt, mode))
         env = dict(os.environ, BLOOMFILTER_DSN=DSN)
         cmd = [sys.executable, os.path.join(HERE, "crawlsite.py"), self.start, filt, mode,
@@ -82,11 +87,8 @@ class CrawlTest(unittest.TestCase):
             # ignore the fragment, so which spelling came first is timing
             pages = {urldefrag(u.strip())[0] for u in f if u.strip()}
         os.unlink(out)
-        if filt == "postgres":
-            with psycopg2.connect(DSN) as conn, conn.cursor() as cur:
-                for t in (table, table + "_filter", table + "_log"):
-                    cur.execute("DROP TABLE IF EXISTS %s" % t)
-            conn.close()
+        if filt == "postgres" and mode != "replica" or again:
+            self.drop(table)
         return summary, pages
 
     def test_same_pages_as_scrapy(self):
@@ -96,12 +98,12 @@ class CrawlTest(unittest.TestCase):
         self.assertGreater(len(base_pages), 50)
         # CRAWL_MODES: the modes and their order (the elapsed times follow
         # the machine's load: reverse the order to see how much)
-        for mode in os.environ.get("CRAWL_MODES", "two-tier exact index").split():
+        for mode in os.environ.get("CRAWL_MODES", "two-tier exact index replica").split():
             summary, pages = self.crawl("postgres", mode)
             summary["missing"] = len(base_pages - pages)
             summary["extra"] = len(pages - base_pages)
             runs.append(summary)
-            if mode == "index":
+            if mode in ("index", "replica"):
                 # the filter alone may drop a new URL (a false positive)
                 self.assertLessEqual(pages, base_pages)
             else:
@@ -109,10 +111,19 @@ class CrawlTest(unittest.TestCase):
             # batched: far fewer round trips than requests asked about
             self.assertLess(summary["round_trips"], summary["pages"] + 10)
             self.assertEqual(summary["requests_scheduled"], base["requests_scheduled"])
-        lines = ["", "%-9s %6s %9s %6s %11s %8s %8s %7s" % (
+            if mode == "replica":
+                # crawled again: the replica, synced once, knows every
+                # link; only the start URL (dont_filter) is fetched
+                again, again_pages = self.crawl("postgres", mode, again=True)
+                again["filter"] = "replica, again"
+                runs.append(again)
+                self.assertEqual(again_pages, {self.start})
+                self.assertGreater(again["answered_by_replica"], 0)
+                self.assertLessEqual(again["round_trips"], again["syncs"] + 1)
+        lines = ["", "%-15s %6s %9s %6s %11s %8s %8s %7s" % (
             "filter", "pages", "requests", "round", "db seconds", "seconds", "cpu s", "missing")]
         for r in runs:
-            lines.append("%-9s %6d %9d %6s %11s %8.2f %8.2f %7s" % (
+            lines.append("%-15s %6d %9d %6s %11s %8.2f %8.2f %7s" % (
                 r["filter"], r["pages"], r["requests_scheduled"] + r["filtered"],
                 r.get("round_trips", "-"), r.get("db_seconds", "-"), r["seconds"],
                 r["cpu_seconds"], r.get("missing", "-")))

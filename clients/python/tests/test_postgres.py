@@ -119,6 +119,25 @@ class StoreTest(unittest.TestCase):
         self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [True, True])
         self.assertEqual(s.test_and_add(["http://a/before", "http://a/after"]), [False, False])
 
+    def test_replica_mode(self):
+        s = self.store("replica")
+        self.assertEqual(s.test_and_add(["http://a/1", "http://a/2"]), [True, True])
+        # the first question syncs the replica: it holds what the server holds
+        self.assertEqual(s.local_seen(["http://a/1", "http://a/2", "http://a/3"]),
+                         [True, True, None])
+        self.assertEqual((s.syncs, s.round_trips), (1, 2))
+        # another process adds; the replica learns it at its next sync
+        other = PostgresSeenStore(DSN, mode="replica", table=s.table, capacity=1000)
+        other.open()
+        self.addCleanup(other.close)
+        other.test_and_add(["http://a/3"])
+        self.assertEqual(s.local_seen(["http://a/3"]), [None])
+        s.sync_interval = 0
+        self.assertEqual(s.local_seen(["http://a/3"]), [True])
+        self.assertEqual(s.syncs, 2)
+        # the replica cannot forget: a forgotten key would stay "seen" in it
+        self.assertFalse(s.forget(["http://a/1"]))
+
     def test_bad_mode(self):
         with self.assertRaises(ValueError):
             PostgresSeenStore(DSN, mode="bloom")

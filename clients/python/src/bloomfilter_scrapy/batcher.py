@@ -37,6 +37,7 @@ class SeenBatcher:
         self.sent = 0
         self.new = 0
         self.single_round_trips = 0
+        self.answered_by_replica = 0
 
     def _remember_seen(self, key):
         self.cache[key] = None
@@ -53,6 +54,18 @@ class SeenBatcher:
                 continue
             queued.add(k)
             todo.append(k)
+        if todo:
+            # a replica of the server's filter (replica mode) answers the
+            # keys it holds; the rest go to the server
+            local = self.store.local_seen(todo)
+            rest = []
+            for k, hit in zip(todo, local):
+                if hit:
+                    self._remember_seen(k)
+                    self.answered_by_replica += 1
+                else:
+                    rest.append(k)
+            todo = rest
         for i in range(0, len(todo), self.batch_size):
             self._send(todo[i:i + self.batch_size])
 

@@ -28,7 +28,8 @@ class PostgresDupeFilter(BaseDupeFilter):
     """A duplicate filter whose seen set is in PostgreSQL (bloomfilter).
 
     Settings: BLOOMFILTER_DSN (libpq connection string), BLOOMFILTER_MODE
-    (two-tier, index or exact), BLOOMFILTER_TABLE (name of the table, and
+    (two-tier, replica, index or exact), BLOOMFILTER_SYNC_INTERVAL (replica
+    mode: seconds between syncs of the crawler's copy of the index), BLOOMFILTER_TABLE (name of the table, and
     the prefix of the others), BLOOMFILTER_BATCH_SIZE, BLOOMFILTER_CACHE_SIZE,
     BLOOMFILTER_CAPACITY and BLOOMFILTER_FPR (of a filter created here).
     Answers come a batch at a time when PrefetchMiddleware is enabled.
@@ -58,6 +59,7 @@ class PostgresDupeFilter(BaseDupeFilter):
             capacity=s.getint("BLOOMFILTER_CAPACITY", 1000000),
             fpr=s.getfloat("BLOOMFILTER_FPR", 0.01),
             create=s.getbool("BLOOMFILTER_CREATE", True),
+            sync_interval=s.getfloat("BLOOMFILTER_SYNC_INTERVAL", 10.0),
         )
         df = cls(store,
                  batch_size=s.getint("BLOOMFILTER_BATCH_SIZE", 1000),
@@ -109,7 +111,7 @@ class PostgresDupeFilter(BaseDupeFilter):
                                 "never scheduled", len(left))
                 else:
                     logger.warning("bloomfilter: %d URLs answered new were never scheduled "
-                                   "and stay recorded as seen (index mode cannot forget)",
+                                   "and stay recorded as seen (index and replica modes cannot forget)",
                                    len(left))
         finally:
             self._stats()
@@ -124,6 +126,9 @@ class PostgresDupeFilter(BaseDupeFilter):
                             ("urls_sent", b.sent),
                             ("new", b.new),
                             ("answered_locally", b.answered_locally),
+                            ("answered_by_replica", b.answered_by_replica),
+                            ("syncs", self.store.syncs),
+                            ("sync_pages", self.store.sync_pages),
                             ("db_seconds", round(self.store.db_seconds, 3))):
             self.stats.set_value("bloomfilter/" + name, value)
 

@@ -1,5 +1,10 @@
 """The seen set in PostgreSQL: one test-and-add statement per batch.
 
+Replica mode is two-tier's tables with a copy of the index in the
+crawler (bloomfilter_reader's IndexReplica, synced every sync_interval
+seconds): a key the copy holds is answered seen with no round trip, as
+the index would answer it; the rest go to two-tier's statement.
+
 Every mode answers the same question for a batch of keys (request URLs as
 Scrapy holds them, or ``fp:<fingerprint>`` for requests that are not GET
 or HEAD): which of them were not seen before, recording them as seen in
@@ -14,7 +19,7 @@ import time
 import psycopg2
 from psycopg2 import sql
 
-MODES = ("two-tier", "index", "exact")
+MODES = ("two-tier", "replica", "index", "exact")
 
 
 class PostgresSeenStore:
@@ -26,7 +31,7 @@ class PostgresSeenStore:
     """
 
     def __init__(self, dsn, mode="two-tier", table="scrapy_seen",
-                 capacity=1000000, fpr=0.01, create=True):
+                 capacity=1000000, fpr=0.01, create=True, sync_interval=10.0):
         if mode not in MODES:
             raise ValueError("BLOOMFILTER_MODE must be one of %s, not %r"
                              % (", ".join(MODES), mode))
@@ -39,14 +44,20 @@ class PostgresSeenStore:
         self.conn = None
         self.round_trips = 0
         self.db_seconds = 0.0
+        # replica mode: a copy of the index, synced every sync_interval s
+        self.replica = None
+        self.sync_interval = float(sync_interval)
+        self.synced_at = None
+        self.syncs = 0
+        self.sync_pages = 0
         self._build_sql()
 
     def _build_sql(self):
         t = self.table
         seen = sql.Identifier(t)
         log = sql.Identifier(t + "_log")
-        # the filter: on the exact table (two-tier), on the log (index)
-        idx = sql.Identifier(t + "_bf" if self.mode == "two-tier" else t + "_log_urls")
+        # the filter: on the exact table (two-tier, replica), on the log (index)
+        idx = sql.Identifier(t + "_log_urls" if self.mode == "index" else t + "_bf")
         self._idx_ident = idx
         # $1: the batch; $2: the index (prepared once a connection, so the
         # statement is planned once, not on every batch)
@@ -65,7 +76,7 @@ class PostgresSeenStore:
                 ON CONFLICT DO NOTHING RETURNING url
             )
             SELECT f.ord FROM firsts f JOIN fresh USING (url)""").format(seen=seen)
-        elif self.mode == "two-tier":
+        elif self.mode in ("two-tier", "replica"):
             # the exact table with the bloomfilter index on it: the
             # table's own inserts keep the filter current; its "no" is
             # final, its "probably" asks the table.  A dropped index is an
@@ -107,6 +118,11 @@ class PostgresSeenStore:
                 sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
             ],
             "two-tier": [
+                sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
+                sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {seen} USING bloomfilter (url) {opts}").format(
+                    idx=idx, seen=seen, opts=index_options),
+            ],
+            "replica": [
                 sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
                 sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {seen} USING bloomfilter (url) {opts}").format(
                     idx=idx, seen=seen, opts=index_options),
@@ -208,10 +224,44 @@ class PostgresSeenStore:
             self.round_trips += 1
             self.db_seconds += time.perf_counter() - start
 
+    # ---- replica mode ----
+
+    def local_seen(self, keys):
+        """Replica mode: for each key, True if the replica holds it (seen,
+        no round trip); else None, to ask the server.  Syncs the replica
+        first when it is older than sync_interval seconds.  Other modes:
+        all None."""
+        if self.mode != "replica":
+            return [None] * len(keys)
+        if self.synced_at is None or time.monotonic() - self.synced_at >= self.sync_interval:
+            self.sync()
+        return [True if hit else None for hit in self.replica.contains_many(keys)]
+
+    def sync(self):
+        """Bring the replica up to date: one round trip, the index's pages
+        changed since the last sync (all of them the first time)."""
+        if self.replica is None:
+            # numpy and xxhash are needed in this mode only
+            from bloomfilter_reader import IndexReplica
+            self.replica = IndexReplica()
+        start = time.perf_counter()
+        try:
+            try:
+                n = self.replica.sync(self.conn, self._index_regclass)
+            except (psycopg2.OperationalError, psycopg2.InterfaceError):
+                self._reconnect()
+                n = self.replica.sync(self.conn, self._index_regclass)
+            self.syncs += 1
+            self.sync_pages += n
+            self.synced_at = time.monotonic()
+        finally:
+            self.round_trips += 1
+            self.db_seconds += time.perf_counter() - start
+
     def forget(self, keys):
         """Un-record keys that were answered new but never scheduled."""
         keys = list(keys)
-        if not keys or self.mode == "index" or self.conn is None:
+        if not keys or self.mode in ("index", "replica") or self.conn is None:
             return False
         start = time.perf_counter()
         try:
