@@ -15,6 +15,7 @@
  *	bloomindex_build.c	ambuild, ambuildempty
  *	bloomindex_parallel.c	the parallel build (ambuild's workers)
  *	bloomindex_probe.c	the SQL functions and the probe scan's side
+ *	bloomindex_sync.c	bloom_index_sync, for clients' replicas
  *	bloomindex_wal.c	the module's WAL resource manager
  *
  * Pages (doc/index.md says why it is built so):
