@@ -7,13 +7,16 @@
  *	bench/index_bench.sh builds this, starts both servers and prefills
  *	them; run alone:
  *
- *	index_bench redis-prefill SOCKET N
- *		BF.RESERVE bf 0.01 N, then key(0) .. key(N-1) by BF.MADD of 1,000,
- *		pipelined.  Prints redis_prefill_s, redis_bytes and redis_stages
- *		(BF.INFO SIZE and FILTERS).
+ *	index_bench redis-prefill SOCKET N [KEY]
+ *		BF.RESERVE KEY 0.01 N, then key(0) .. key(N-1) by BF.MADD of
+ *		1,000, pipelined.  KEY is "bf" unless given.  Prints
+ *		redis_prefill_s, redis_bytes and redis_stages (BF.INFO SIZE and
+ *		FILTERS), their names prefixed with KEY_ for another key.
  *	index_bench run SOCKET CONNINFO N BATCHES ROUNDS URLFILE
- *		Expects both sides prefilled with key(0) .. key(N-1): Redis key
- *		"bf", PostgreSQL index seen_log_urls on seen_log (urls).
+ *		Expects both sides prefilled twice with key(0) .. key(N-1): Redis
+ *		keys "bf" and "bfh"; in PostgreSQL the log of URLs (index
+ *		seen_log_urls on seen_log (urls)) and the log of hashes (index
+ *		seen_hashes_f on seen_hashes (hs), bloomfilter_hash_array_ops).
  *		Prints "name value" lines (see the end of main).
  *	index_bench stored SOCKET CONNINFO N BATCHES ROUNDS URLFILE
  *		Expects Redis key "bf" prefilled as above and, in PostgreSQL, a
@@ -25,14 +28,16 @@
  * index_bench.sh):
  *	key(i) = https://host<i % 100003>.example/page/<i>.html
  *
- * A batch of set s (A = 0, B = 1, warm-up = 2) has 1,000 URLs: the odd
- * positions are prefilled keys key(random % N) ("old"), the even ones the
- * next lines of URLFILE (distinct real URLs: the "new" half), suffixed
- * "#2" in set B and "#3" in set C so they do not repeat set A's; past the
- * end of the file,
+ * A batch of set s (A = 0, B = 1, warm-up = 2, C = 3, D = 4, ...) has
+ * 1,000 URLs: the odd positions are prefilled keys key(random % N)
+ * ("old"), the even ones the next lines of URLFILE (distinct real URLs:
+ * the "new" half), suffixed "#<s>" in every set but A and the warm-up so
+ * that they do not repeat set A's; past the end of the file,
  * https://fresh<s>.example/page/<j>.html.  So about half of each batch is
  * new.  Every batch is a function of (s, batch number) alone: both
- * servers get the same bytes.
+ * servers get the same bytes.  A batch's hashes are bloom_hash(url),
+ * XXH3-64 with seed 0, made here as a client of the log of hashes makes
+ * them (doc/index.md, "A log of hashes").
  *
  * Timed, one synchronous request per batch, the two sides taking turns
  * batch by batch:
@@ -41,7 +46,19 @@
  *	tna1	set A by BF.MADD and by the per-item test-and-add statement
  *	tna2	set B by BF.MADD and by the array-probe test-and-add statement
  *	tna3	set C by BF.MADD and by the bloom_index_absent statement
- *			(tna1, tna2 and tna3 in ROUNDS slices each, taking turns)
+ *	tna4	set D by BF.MADD (key "bfh") and by the bloom_index_absent
+ *			statement of the log of hashes, the client sending the batch's
+ *			hashes as bigint[] in text form
+ *	tna4b	set H the same, bigint[] in binary form
+ *	tna5	set E the same, the client sending the URLs and the server
+ *			hashing them (bloom_hash)
+ *	ins		set F by BF.MADD and by a plain INSERT of the batch as one row
+ *			of the log of URLs (no test: what logging a batch costs alone)
+ *	insh	set G by BF.MADD (key "bfh") and by a plain INSERT of the
+ *			batch's hashes as one row of the log of hashes
+ *			(all but probe in ROUNDS slices each, taking turns)
+ * and, for each test-and-add and insert measure, the WAL its batches
+ * wrote (pg_current_wal_insert_lsn, outside the timed requests).
  * A round's URLs/s = its URLs / the sum of that side's request times, at
  * the client (round trip included); printed: the medians over the rounds,
  * and the median, least and greatest of the rounds' PG/Redis ratios.
@@ -63,10 +80,12 @@
 
 #include <hiredis/hiredis.h>
 #include <libpq-fe.h>
+#include <xxhash.h>
 
 #define BATCH 1000
 #define HOSTS 100003
 #define REDIS_KEY "bf"
+#define REDIS_KEY_HASHES "bfh"	/* the filter the log of hashes is measured against */
 #define PIPELINE 16
 
 /* the plain statement: one bloom_index_contains(idx, x) call per item */
@@ -109,6 +128,26 @@ static const char *tna3_sql =
 "INSERT INTO seen_log (urls) SELECT n FROM bloom_index_absent('seen_log_urls', $1::text[]) n "
 "WHERE cardinality(n) > 0 RETURNING cardinality(urls)";
 
+/*
+ * The log of hashes: the client sends bloom_hash of each URL (tna4), or
+ * the URLs and the server hashes them (tna5)
+ */
+static const char *tna4_sql =
+"INSERT INTO seen_hashes (hs) SELECT n FROM bloom_index_absent('seen_hashes_f', $1::bigint[]) n "
+"WHERE cardinality(n) > 0 RETURNING cardinality(hs)";
+
+static const char *tna5_sql =
+"INSERT INTO seen_hashes (hs) SELECT n FROM bloom_index_absent('seen_hashes_f', "
+"ARRAY(SELECT bloom_hash(u) FROM unnest($1::text[]) u)) n "
+"WHERE cardinality(n) > 0 RETURNING cardinality(hs)";
+
+/* a batch logged without a test: what writing the row costs alone */
+static const char *ins_sql =
+"INSERT INTO seen_log (urls) VALUES ($1::text[]) RETURNING cardinality(urls)";
+
+static const char *insh_sql =
+"INSERT INTO seen_hashes (hs) VALUES ($1::bigint[]) RETURNING cardinality(hs)";
+
 static const char *tna_after_sql =
 "WITH w AS (UPDATE url_filter u SET f = (r.t).filter "
 "FROM (SELECT bloom_test_and_add(f, $1::text[]) AS t FROM url_filter "
@@ -131,6 +170,9 @@ typedef struct Batch
 	char	   *url[BATCH];
 	size_t		len[BATCH];
 	char	   *pgarray;		/* the batch as a text[] literal */
+	char	   *pghashes;		/* its bloom_hash values as a bigint[] literal */
+	char	   *pgbin;			/* and in bigint[]'s binary form */
+	int			pgbinlen;
 } Batch;
 
 static char **real_urls;
@@ -239,6 +281,65 @@ pg_array_literal(Batch *b)
 	return s;
 }
 
+/* the bigint[] literal of a batch's hashes, bloom_hash(url) each */
+static char *
+pg_hash_literal(Batch *b)
+{
+	char	   *s = malloc((size_t) BATCH * 22 + 3);
+	size_t		o = 0;
+
+	if (!s)
+		die("out of memory", NULL);
+	s[o++] = '{';
+	for (int j = 0; j < BATCH; j++)
+		o += sprintf(s + o, "%s%lld", j > 0 ? "," : "",
+					 (long long) XXH3_64bits_withSeed(b->url[j], b->len[j], 0));
+	s[o++] = '}';
+	s[o] = '\0';
+	return s;
+}
+
+/* put a big-endian 32-bit integer at p */
+static char *
+put32(char *p, uint32_t v)
+{
+	p[0] = (char) (v >> 24);
+	p[1] = (char) (v >> 16);
+	p[2] = (char) (v >> 8);
+	p[3] = (char) v;
+	return p + 4;
+}
+
+/*
+ * The batch's hashes in bigint[]'s binary form (array_send's): one
+ * dimension, no NULLs, element type int8 (OID 20), then each element's
+ * length and value, big-endian
+ */
+static char *
+pg_hash_binary(Batch *b, int *len)
+{
+	char	   *s = malloc(20 + (size_t) BATCH * 12),
+			   *p = s;
+
+	if (!s)
+		die("out of memory", NULL);
+	p = put32(p, 1);
+	p = put32(p, 0);
+	p = put32(p, 20);
+	p = put32(p, BATCH);
+	p = put32(p, 1);
+	for (int j = 0; j < BATCH; j++)
+	{
+		uint64_t	h = XXH3_64bits_withSeed(b->url[j], b->len[j], 0);
+
+		p = put32(p, 8);
+		p = put32(p, (uint32_t) (h >> 32));
+		p = put32(p, (uint32_t) h);
+	}
+	*len = (int) (p - s);
+	return s;
+}
+
 static Batch *
 make_batches(int set, int nbatches, uint64_t n)
 {
@@ -262,9 +363,10 @@ make_batches(int set, int nbatches, uint64_t n)
 				size_t		idx = (size_t) b * (BATCH / 2) + j / 2;
 				char		buf[4096];
 
-				if (set != 2 && idx < nreal)
-					snprintf(buf, sizeof(buf), "%s%s", real_urls[idx],
-							 set == 1 ? "#2" : set == 3 ? "#3" : "");
+				if (set == 0 && idx < nreal)
+					snprintf(buf, sizeof(buf), "%s", real_urls[idx]);
+				else if (set != 2 && idx < nreal)
+					snprintf(buf, sizeof(buf), "%s#%d", real_urls[idx], set == 1 ? 2 : set);
 				else
 					snprintf(buf, sizeof(buf), "https://fresh%d.example/page/%zu.html", set, idx);
 				u = strdup(buf);
@@ -275,6 +377,8 @@ make_batches(int set, int nbatches, uint64_t n)
 			bs[b].len[j] = strlen(u);
 		}
 		bs[b].pgarray = pg_array_literal(&bs[b]);
+		bs[b].pghashes = pg_hash_literal(&bs[b]);
+		bs[b].pgbin = pg_hash_binary(&bs[b], &bs[b].pgbinlen);
 	}
 	return bs;
 }
@@ -299,9 +403,9 @@ redis_checked(redisContext *c, redisReply *r)
 	return r;
 }
 
-/* BF.MADD or BF.MEXISTS of one batch; returns how many answered 1 */
+/* BF.MADD or BF.MEXISTS of one batch into key; returns how many answered 1 */
 static long
-redis_batch(redisContext *c, const char *cmd, Batch *b)
+redis_batch(redisContext *c, const char *cmd, const char *key, Batch *b)
 {
 	const char *argv[BATCH + 2];
 	size_t		argl[BATCH + 2];
@@ -310,8 +414,8 @@ redis_batch(redisContext *c, const char *cmd, Batch *b)
 
 	argv[0] = cmd;
 	argl[0] = strlen(cmd);
-	argv[1] = REDIS_KEY;
-	argl[1] = strlen(REDIS_KEY);
+	argv[1] = key;
+	argl[1] = strlen(key);
 	for (int j = 0; j < BATCH; j++)
 	{
 		argv[j + 2] = b->url[j];
@@ -328,9 +432,9 @@ redis_batch(redisContext *c, const char *cmd, Batch *b)
 
 /* one field of BF.INFO: SIZE (bytes) or FILTERS (stages) */
 static long
-redis_info(redisContext *c, const char *field)
+redis_info(redisContext *c, const char *key, const char *field)
 {
-	redisReply *r = redis_checked(c, redisCommand(c, "BF.INFO %s %s", REDIS_KEY, field));
+	redisReply *r = redis_checked(c, redisCommand(c, "BF.INFO %s %s", key, field));
 	long		v;
 
 	if (r->type == REDIS_REPLY_ARRAY && r->elements == 1)
@@ -346,7 +450,7 @@ redis_info(redisContext *c, const char *field)
  * 1,000 keys, PIPELINE commands in flight.
  */
 static void
-redis_prefill(const char *socket, uint64_t n)
+redis_prefill(const char *socket, uint64_t n, const char *key)
 {
 	redisContext *c = redis_connect(socket);
 	double		t0;
@@ -357,14 +461,17 @@ redis_prefill(const char *socket, uint64_t n)
 	char	   *keys[BATCH];
 	redisReply *r;
 
-	freeReplyObject(redis_checked(c, redisCommand(c, "DEL %s", REDIS_KEY)));
+	const char *prefix = strcmp(key, REDIS_KEY) == 0 ? "" : key;
+	const char *sep = *prefix ? "_" : "";
+
+	freeReplyObject(redis_checked(c, redisCommand(c, "DEL %s", key)));
 	t0 = now();
 	freeReplyObject(redis_checked(c, redisCommand(c, "BF.RESERVE %s 0.01 %llu",
-												  REDIS_KEY, (unsigned long long) n)));
+												  key, (unsigned long long) n)));
 	argv[0] = "BF.MADD";
 	argl[0] = 7;
-	argv[1] = REDIS_KEY;
-	argl[1] = strlen(REDIS_KEY);
+	argv[1] = key;
+	argl[1] = strlen(key);
 	while (sent < n)
 	{
 		int			m = (n - sent) < BATCH ? (int) (n - sent) : BATCH;
@@ -394,9 +501,9 @@ redis_prefill(const char *socket, uint64_t n)
 			die("redis", c->errstr);
 		freeReplyObject(redis_checked(c, r));
 	}
-	printf("redis_prefill_s %.3f\n", now() - t0);
-	printf("redis_bytes %ld\n", redis_info(c, "SIZE"));
-	printf("redis_stages %ld\n", redis_info(c, "FILTERS"));
+	printf("%s%sredis_prefill_s %.3f\n", prefix, sep, now() - t0);
+	printf("%s%sredis_bytes %ld\n", prefix, sep, redis_info(c, key, "SIZE"));
+	printf("%s%sredis_stages %ld\n", prefix, sep, redis_info(c, key, "FILTERS"));
 	redisFree(c);
 }
 
@@ -425,10 +532,12 @@ pg_prepare(PGconn *c, const char *name, const char *sql)
  * boolean[] answer; test-and-add: the RETURNING cardinality, 0 if no row.
  */
 static long
-pg_batch(PGconn *c, const char *stmt, Batch *b, int probe)
+pg_batch(PGconn *c, const char *stmt, Batch *b, int probe, int hashes)
 {
-	const char *params[1] = {b->pgarray};
-	PGresult   *r = PQexecPrepared(c, stmt, 1, params, NULL, NULL, 0);
+	const char *params[1] = {hashes == 2 ? b->pgbin : hashes ? b->pghashes : b->pgarray};
+	int			lengths[1] = {b->pgbinlen},
+				formats[1] = {hashes == 2};
+	PGresult   *r = PQexecPrepared(c, stmt, 1, params, lengths, formats, 0);
 	long		v = 0;
 	ExecStatusType st = PQresultStatus(r);
 
@@ -477,14 +586,29 @@ typedef struct Pass
 } Pass;
 
 /*
+ * What a measure sends: the Redis command and key; the prepared
+ * statement, and whether it takes the batch's hashes (bigint[]: 1 in
+ * text form, 2 in binary) rather than its URLs (text[]), and answers a
+ * probe's boolean[]
+ */
+typedef struct Measure
+{
+	const char *cmd;
+	const char *key;
+	const char *stmt;
+	int			hashes;
+	int			probe;
+} Measure;
+
+/*
  * One pass over the batches on both sides, a batch to Redis and then the
  * same batch to PostgreSQL: a noisy spell on the shared machine lands on
  * both alike, so their ratio holds still even when the figures move.
  * URLs/s is over the summed request times of each side.
  */
 static void
-run_pass(redisContext *rc, const char *cmd, PGconn *pc, const char *stmt, int probe,
-		 Batch *bs, int nbatches, Pass *rp, Pass *pp)
+run_pass(redisContext *rc, PGconn *pc, const Measure *m, Batch *bs, int nbatches,
+		 Pass *rp, Pass *pp)
 {
 	double	   *rlat = malloc(nbatches * sizeof(double));
 	double	   *plat = malloc(nbatches * sizeof(double));
@@ -499,10 +623,10 @@ run_pass(redisContext *rc, const char *cmd, PGconn *pc, const char *stmt, int pr
 	for (int b = 0; b < nbatches; b++)
 	{
 		t = now();
-		rp->ones += redis_batch(rc, cmd, &bs[b]);
+		rp->ones += redis_batch(rc, m->cmd, m->key, &bs[b]);
 		rlat[b] = now() - t;
 		t = now();
-		pp->ones += pg_batch(pc, stmt, &bs[b], probe);
+		pp->ones += pg_batch(pc, m->stmt, &bs[b], m->probe, m->hashes);
 		plat[b] = now() - t;
 		rsum += rlat[b];
 		psum += plat[b];
@@ -616,12 +740,12 @@ pg_wal_since(PGconn *c, char *lsn)
  * queries fall outside the timed requests; Redis writes none)
  */
 static double
-run_pass_wal(redisContext *rc, const char *cmd, PGconn *pc, const char *stmt,
-			 Batch *bs, int nbatches, Pass *rp, Pass *pp)
+run_pass_wal(redisContext *rc, PGconn *pc, const Measure *m, Batch *bs, int nbatches,
+			 Pass *rp, Pass *pp)
 {
 	char	   *lsn = pg_lsn(pc);
 
-	run_pass(rc, cmd, pc, stmt, 0, bs, nbatches, rp, pp);
+	run_pass(rc, pc, m, bs, nbatches, rp, pp);
 	return pg_wal_since(pc, lsn);
 }
 
@@ -647,6 +771,8 @@ stored_main(char **argv)
 				tnaa,
 				noopb,
 				noopa;
+	const Measure before = {"BF.MADD", REDIS_KEY, "before", 0, 0},
+				after = {"BF.MADD", REDIS_KEY, "after", 0, 0};
 	double		wal_tnab = 0,
 				wal_tnaa = 0,
 				wal_noopb = 0,
@@ -667,8 +793,8 @@ stored_main(char **argv)
 	pg_prepare(pc, "after", tna_after_sql);
 
 	/* warm-up, not timed: connections, plans, caches; 10 batches each */
-	run_pass(rc, "BF.MADD", pc, "before", 0, warm, 10, &pr, &pp);
-	run_pass(rc, "BF.MADD", pc, "after", 0, warm + 10, 10, &pr, &pp);
+	run_pass(rc, pc, &before, warm, 10, &pr, &pp);
+	run_pass(rc, pc, &after, warm + 10, 10, &pr, &pp);
 
 	/* sets A and B in ROUNDS slices, before and after taking turns */
 	series_init(&tnab, rounds);
@@ -684,9 +810,9 @@ stored_main(char **argv)
 		int			from = (int) ((long) nbatches * r / rounds),
 					to = (int) ((long) nbatches * (r + 1) / rounds);
 
-		wal_tnab += run_pass_wal(rc, "BF.MADD", pc, "before", setA + from, to - from, &pr, &pb);
+		wal_tnab += run_pass_wal(rc, pc, &before, setA + from, to - from, &pr, &pb);
 		series_add(&tnab, pr, pb, 1);
-		wal_tnaa += run_pass_wal(rc, "BF.MADD", pc, "after", setB + from, to - from, &pr, &pp);
+		wal_tnaa += run_pass_wal(rc, pc, &after, setB + from, to - from, &pr, &pp);
 		series_add(&tnaa, pr, pp, 1);
 		ab[r] = pp.ups / pb.ups;
 	}
@@ -700,9 +826,9 @@ stored_main(char **argv)
 		int			from = (int) ((long) nbatches * r / rounds),
 					to = (int) ((long) nbatches * (r + 1) / rounds);
 
-		wal_noopb += run_pass_wal(rc, "BF.MADD", pc, "before", setA + from, to - from, &pr, &pb);
+		wal_noopb += run_pass_wal(rc, pc, &before, setA + from, to - from, &pr, &pb);
 		series_add(&noopb, pr, pb, 1);
-		wal_noopa += run_pass_wal(rc, "BF.MADD", pc, "after", setA + from, to - from, &pr, &pp);
+		wal_noopa += run_pass_wal(rc, pc, &after, setA + from, to - from, &pr, &pp);
 		series_add(&noopa, pr, pp, 1);
 		noop_ab[r] = pp.ups / pb.ups;
 	}
@@ -720,8 +846,8 @@ stored_main(char **argv)
 	printf("tnaa_wal_batch %.0f\n", wal_tnaa / nbatches);
 	printf("noopb_wal_batch %.0f\n", wal_noopb / nbatches);
 	printf("noopa_wal_batch %.0f\n", wal_noopa / nbatches);
-	printf("redis_bytes_after %ld\n", redis_info(rc, "SIZE"));
-	printf("redis_stages_after %ld\n", redis_info(rc, "FILTERS"));
+	printf("redis_bytes_after %ld\n", redis_info(rc, REDIS_KEY, "SIZE"));
+	printf("redis_stages_after %ld\n", redis_info(rc, REDIS_KEY, "FILTERS"));
 
 	redisFree(rc);
 	PQfinish(pc);
@@ -731,33 +857,50 @@ stored_main(char **argv)
 int
 main(int argc, char **argv)
 {
+	/* the timed measures, in the order their slices take turns */
+	static const struct
+	{
+		const char *name;
+		int			set;
+		Measure		m;
+	}			tna[] = {
+		{"tna1", 0, {"BF.MADD", REDIS_KEY, "tna1", 0, 0}},
+		{"tna2", 1, {"BF.MADD", REDIS_KEY, "tna2", 0, 0}},
+		{"tna3", 3, {"BF.MADD", REDIS_KEY, "tna3", 0, 0}},
+		{"tna4", 4, {"BF.MADD", REDIS_KEY_HASHES, "tna4", 1, 0}},
+		{"tna4b", 8, {"BF.MADD", REDIS_KEY_HASHES, "tna4b", 2, 0}},
+		{"tna5", 5, {"BF.MADD", REDIS_KEY_HASHES, "tna5", 0, 0}},
+		{"ins", 6, {"BF.MADD", REDIS_KEY, "ins", 0, 0}},
+		{"insh", 7, {"BF.MADD", REDIS_KEY_HASHES, "insh", 1, 0}},
+	};
+	/* their statements, in the same order */
+	const char *tna_sql[] = {tna1_sql, tna2_sql, tna3_sql, tna4_sql, tna4_sql, tna5_sql, ins_sql, insh_sql};
+#define NTNA ((int) (sizeof(tna) / sizeof(tna[0])))
+	const Measure probe_m = {"BF.MEXISTS", REDIS_KEY, "probe", 0, 1};
 	redisContext *rc;
 	PGconn	   *pc;
 	uint64_t	n;
 	int			nbatches,
 				rounds;
-	Batch	   *setA,
-			   *setB,
-			   *setC,
+	Batch	   *sets[NTNA],
 			   *warm;
 	Pass		pr,
 				pp;
 	Series		probe,
-				tna1,
-				tna2,
-				tna3;
+				series[NTNA];
+	double		wal[NTNA] = {0};
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 4 && strcmp(argv[1], "redis-prefill") == 0)
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "redis-prefill") == 0)
 	{
-		redis_prefill(argv[2], strtoull(argv[3], NULL, 10));
+		redis_prefill(argv[2], strtoull(argv[3], NULL, 10), argc == 5 ? argv[4] : REDIS_KEY);
 		return 0;
 	}
 	if (argc == 8 && strcmp(argv[1], "stored") == 0)
 		return stored_main(argv);
 	if (argc != 8 || strcmp(argv[1], "run") != 0)
 	{
-		fprintf(stderr, "usage: index_bench redis-prefill SOCKET N\n"
+		fprintf(stderr, "usage: index_bench redis-prefill SOCKET N [KEY]\n"
 				"       index_bench run SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n"
 				"       index_bench stored SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n");
 		return 2;
@@ -768,55 +911,55 @@ main(int argc, char **argv)
 	if (n == 0 || nbatches <= 0 || rounds <= 0 || rounds > nbatches)
 		die("N, BATCHES and ROUNDS must be positive, ROUNDS at most BATCHES", NULL);
 	load_real_urls(argv[7]);
-	setA = make_batches(0, nbatches, n);
-	setB = make_batches(1, nbatches, n);
-	setC = make_batches(3, nbatches, n);
+	for (int k = 0; k < NTNA; k++)
+		sets[k] = make_batches(tna[k].set, nbatches, n);
 	warm = make_batches(2, 20, n);
 
 	rc = redis_connect(argv[2]);
 	pc = pg_connect(argv[3]);
 	pg_prepare(pc, "probe", probe_sql);
-	pg_prepare(pc, "tna1", tna1_sql);
-	pg_prepare(pc, "tna2", tna2_sql);
-	pg_prepare(pc, "tna3", tna3_sql);
+	for (int k = 0; k < NTNA; k++)
+		pg_prepare(pc, tna[k].m.stmt, tna_sql[k]);
 
 	/* warm-up, not timed: connections, plans, caches */
-	run_pass(rc, "BF.MEXISTS", pc, "probe", 1, warm, 20, &pr, &pp);
+	run_pass(rc, pc, &probe_m, warm, 20, &pr, &pp);
 
 	/* probe-only: ROUNDS passes over all of set A (probes change nothing) */
 	series_init(&probe, rounds);
 	for (int r = 0; r < rounds; r++)
 	{
-		run_pass(rc, "BF.MEXISTS", pc, "probe", 1, setA, nbatches, &pr, &pp);
+		run_pass(rc, pc, &probe_m, sets[0], nbatches, &pr, &pp);
 		series_add(&probe, pr, pp, 0);
 	}
 
 	/*
-	 * Test-and-add changes the filters, so each batch goes once: sets A
-	 * B and C in ROUNDS slices, the statements' slices taking turns, so
-	 * neither always meets the fuller filter
+	 * Test-and-add changes the filters, so each batch goes once: each
+	 * measure's set in ROUNDS slices, the measures' slices taking turns,
+	 * so that none always meets the fuller filter
 	 */
-	series_init(&tna1, rounds);
-	series_init(&tna2, rounds);
-	series_init(&tna3, rounds);
+	for (int k = 0; k < NTNA; k++)
+		series_init(&series[k], rounds);
 	for (int r = 0; r < rounds; r++)
 	{
 		int			from = (int) ((long) nbatches * r / rounds),
 					to = (int) ((long) nbatches * (r + 1) / rounds);
 
-		run_pass(rc, "BF.MADD", pc, "tna1", 0, setA + from, to - from, &pr, &pp);
-		series_add(&tna1, pr, pp, 1);
-		run_pass(rc, "BF.MADD", pc, "tna2", 0, setB + from, to - from, &pr, &pp);
-		series_add(&tna2, pr, pp, 1);
-		run_pass(rc, "BF.MADD", pc, "tna3", 0, setC + from, to - from, &pr, &pp);
-		series_add(&tna3, pr, pp, 1);
+		for (int k = 0; k < NTNA; k++)
+		{
+			wal[k] += run_pass_wal(rc, pc, &tna[k].m, sets[k] + from, to - from, &pr, &pp);
+			series_add(&series[k], pr, pp, 1);
+		}
 	}
 	series_print("probe", &probe);
-	series_print("tna1", &tna1);
-	series_print("tna2", &tna2);
-	series_print("tna3", &tna3);
-	printf("redis_bytes_after %ld\n", redis_info(rc, "SIZE"));
-	printf("redis_stages_after %ld\n", redis_info(rc, "FILTERS"));
+	for (int k = 0; k < NTNA; k++)
+	{
+		series_print(tna[k].name, &series[k]);
+		printf("%s_wal_batch %.0f\n", tna[k].name, wal[k] / nbatches);
+	}
+	printf("redis_bytes_after %ld\n", redis_info(rc, REDIS_KEY, "SIZE"));
+	printf("redis_stages_after %ld\n", redis_info(rc, REDIS_KEY, "FILTERS"));
+	printf("bfh_redis_bytes_after %ld\n", redis_info(rc, REDIS_KEY_HASHES, "SIZE"));
+	printf("bfh_redis_stages_after %ld\n", redis_info(rc, REDIS_KEY_HASHES, "FILTERS"));
 
 	redisFree(rc);
 	PQfinish(pc);

@@ -98,7 +98,7 @@ if [ "${1:-}" != "--stage2" ]; then
 	build_redisbloom
 	scratch=$(bench_scratch index)
 	nice -n 10 gcc -O2 -std=gnu11 -Wall -Wextra -I"$("$PG_CONFIG" --includedir)" \
-		-o "$scratch/index_bench" bench/index_bench.c -lhiredis -lpq
+		-o "$scratch/index_bench" bench/index_bench.c -lhiredis -lpq -lxxhash
 	# the batches' new half: real URLs, each once (the links in the order a
 	# crawler found them, then the packages' home pages)
 	gzip -dc "$DATA/doc-links-stream.txt.gz" "$DATA/debian-homepages.txt.gz" | awk '!seen[$0]++' >"$scratch/urls.txt"
@@ -138,8 +138,8 @@ fi
 on_server "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 psql -c "CREATE EXTENSION bloomfilter"
 # pg_prewarm is contrib: where it is missing, reading every page warms the index
-prewarm="SELECT pg_prewarm('seen_log_urls')"
-psql -c "CREATE EXTENSION pg_prewarm" 2>/dev/null || prewarm="SELECT bloom_index_info('seen_log_urls')"
+prewarm() { psql -c "SELECT pg_prewarm('$1')" >/dev/null; }
+psql -c "CREATE EXTENSION pg_prewarm" 2>/dev/null || prewarm() { psql -c "SELECT bloom_index_info('$1')" >/dev/null; }
 
 on_server redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch" --save '' --appendonly no \
 	--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
@@ -150,11 +150,16 @@ secs() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # key(i) of bench/index_bench.c, 1,000 to a row: one array per row, made a
-# row at a time (a GROUP BY over the whole series would hold it all)
+# row at a time (a GROUP BY over the whole series would hold it all);
+# load_sql N hashes: their bloom_hash values into the log of hashes
 load_sql() {
+	local table=seen_log col=urls key="'https://host' || (i % 100003) || '.example/page/' || i || '.html'"
+	if [ "${2:-}" = hashes ]; then
+		table=seen_hashes col=hs key="bloom_hash($key)"
+	fi
 	cat <<SQL
-INSERT INTO seen_log (urls)
-SELECT (SELECT array_agg('https://host' || (i % 100003) || '.example/page/' || i || '.html')
+INSERT INTO $table ($col)
+SELECT (SELECT array_agg($key)
         FROM generate_series(g * 1000, least(g * 1000 + 999, $1 - 1)) i)
 FROM generate_series(0::bigint, ($1 - 1) / 1000) g
 SQL
@@ -276,51 +281,69 @@ results=$scratch/results.txt
 put() { echo "$n $1 $2" >>"$results"; }
 t_start=$(date +%s)
 read -r _ u0 n0 s0 i0 w0 q0 sq0 st0 _ </proc/stat
-for n in $SIZES; do
-	log "size $n: RedisBloom prefill"
-	redis-cli -s "$REDIS_SOCK" FLUSHALL >/dev/null
-	on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" | sed "s/^/$n /" >>"$results"
-
-	log "size $n: PostgreSQL prefill ($PG_PREFILL)"
-	psql -c "DROP TABLE IF EXISTS seen_log" -c "CREATE TABLE seen_log (urls text[])" \
-		-c "ALTER TABLE seen_log ALTER urls SET STORAGE EXTERNAL"
-	index_sql="CREATE INDEX seen_log_urls ON seen_log USING bloomfilter (urls) WITH (capacity = $n, fpr = 0.01)"
+# prefill_log N WHAT TABLE INDEX INDEX_SQL: one log and its index, timed
+# as PG_PREFILL says; puts WHAT's figures
+prefill_log() {
+	local n=$1 what=$2 table=$3 index=$4 index_sql=$5 t0 t1 t2
 	t0=$(secs)
 	if [ "$PG_PREFILL" = insert ]; then
 		psql -c "$index_sql"
 		t1=$(secs)
-		psql -c "$(load_sql "$n")"
+		psql -c "$(load_sql "$n" "$what")"
 		t2=$(secs)
-		put pg_index_s "$(elapsed "$t0" "$t1")"
-		put pg_load_s "$(elapsed "$t1" "$t2")"
+		put "${what}_pg_index_s" "$(elapsed "$t0" "$t1")"
+		put "${what}_pg_load_s" "$(elapsed "$t1" "$t2")"
 	else
-		psql -c "$(load_sql "$n")"
+		psql -c "$(load_sql "$n" "$what")"
 		t1=$(secs)
 		psql -c "$index_sql"
 		t2=$(secs)
-		put pg_load_s "$(elapsed "$t0" "$t1")"
-		put pg_index_s "$(elapsed "$t1" "$t2")"
+		put "${what}_pg_load_s" "$(elapsed "$t0" "$t1")"
+		put "${what}_pg_index_s" "$(elapsed "$t1" "$t2")"
 	fi
-	put pg_prefill_s "$(elapsed "$t0" "$t2")"
+	put "${what}_pg_prefill_s" "$(elapsed "$t0" "$t2")"
 	# not timed: hint bits and statistics, the index into shared buffers
-	psql -c "VACUUM ANALYZE seen_log" -c "$prewarm" >/dev/null
+	psql -c "VACUUM ANALYZE $table"
+	prewarm "$index"
+}
+
+# a log's sizes: its index's (and stages), the table's with its TOAST
+log_sizes() {
+	local what=$1 table=$2 index=$3 when=$4
+	put "${what}_pg_bytes$when" "$(psql -Atc "SELECT pg_relation_size('$index')")"
+	put "${what}_pg_stages$when" "$(psql -Atc "SELECT bloom_index_info('$index')->>'stages'")"
+	put "${what}_pg_table_bytes$when" "$(psql -Atc "SELECT pg_table_size('$table')")"
+}
+
+for n in $SIZES; do
+	log "size $n: RedisBloom prefill (twice: bf for the log of URLs, bfh for the log of hashes)"
+	redis-cli -s "$REDIS_SOCK" FLUSHALL >/dev/null
+	on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" | sed "s/^/$n /" >>"$results"
+	on_client "$scratch/index_bench" redis-prefill "$REDIS_SOCK" "$n" bfh | sed "s/^/$n /" >>"$results"
+
+	log "size $n: PostgreSQL prefill ($PG_PREFILL), the log of URLs and the log of hashes"
+	psql -c "DROP TABLE IF EXISTS seen_log, seen_hashes" -c "CREATE TABLE seen_log (urls text[])" \
+		-c "ALTER TABLE seen_log ALTER urls SET STORAGE EXTERNAL" \
+		-c "CREATE TABLE seen_hashes (hs bigint[]) WITH (toast_tuple_target = 8160)"
+	prefill_log "$n" urls seen_log seen_log_urls \
+		"CREATE INDEX seen_log_urls ON seen_log USING bloomfilter (urls) WITH (capacity = $n, fpr = 0.01)"
+	prefill_log "$n" hashes seen_hashes seen_hashes_f \
+		"CREATE INDEX seen_hashes_f ON seen_hashes USING bloomfilter (hs bloomfilter_hash_array_ops) WITH (capacity = $n, fpr = 0.01)"
+	# the same bits from the hashes as from the URLs
+	put same_bits "$(psql -Atc "SELECT bytea(bloom_index_snapshot('seen_log_urls')) = bytea(bloom_index_snapshot('seen_hashes_f'))")"
 	# a checkpoint now, so none falls inside the timed passes (each index
 	# page's first change after it is then logged whole: at 10M, 129 kB of
 	# WAL a test-and-add batch against 114 kB without it)
 	psql -c "CHECKPOINT"
-	put pg_bytes "$(psql -Atc "SELECT pg_relation_size('seen_log_urls')")"
-	put pg_stages "$(psql -Atc "SELECT bloom_index_info('seen_log_urls')->>'stages'")"
-	put pg_table_bytes "$(psql -Atc "SELECT pg_total_relation_size('seen_log')")"
+	log_sizes urls seen_log seen_log_urls ""
+	log_sizes hashes seen_hashes seen_hashes_f ""
 
 	log "size $n: $BATCHES batches of 1,000, $ROUNDS probe rounds"
-	lsn=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
 	on_client "$scratch/index_bench" run "$REDIS_SOCK" "host=$PGHOST port=$PGPORT user=$PGUSER dbname=postgres" \
 		"$n" "$BATCHES" "$ROUNDS" "$scratch/urls.txt" | sed "s/^/$n /" >>"$results"
-	# the probes write none: all of it is the test-and-add statements'
-	put pg_wal_bytes "$(psql -Atc "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '$lsn')")"
-	put pg_bytes_after "$(psql -Atc "SELECT pg_relation_size('seen_log_urls')")"
-	put pg_stages_after "$(psql -Atc "SELECT bloom_index_info('seen_log_urls')->>'stages'")"
-	psql -c "DROP TABLE seen_log"
+	log_sizes urls seen_log seen_log_urls _after
+	log_sizes hashes seen_hashes seen_hashes_f _after
+	psql -c "DROP TABLE seen_log, seen_hashes"
 done
 read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ </proc/stat
 tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 + sq0 + st0)))
@@ -354,45 +377,76 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 			rate(v[s, p "_redis_ups"]), v[s, p "_redis_ms"], rate(v[s, p "_pg_ups"]), v[s, p "_pg_ms"],
 			v[s, p "_ratio"], v[s, p "_ratio_min"], v[s, p "_ratio_max"]
 	}
+	function prefill_how(s, w) {
+		if (prefill == "insert")
+			return sprintf("empty index %.2f + table through it %.2f", v[s, w "_pg_index_s"], v[s, w "_pg_load_s"])
+		return sprintf("table %.2f + index %.2f", v[s, w "_pg_load_s"], v[s, w "_pg_index_s"])
+	}
+	function sizes_row(s, w, key, what) {
+		printf "| %s | %s: filter MB, stages: prefilled -> after the adds | %s, %d -> %s, %d | %s, %d -> %s, %d | %s |\n",
+			human(s), what,
+			mb(v[s, key "redis_bytes"]), v[s, key "redis_stages"], mb(v[s, key "redis_bytes_after"]), v[s, key "redis_stages_after"],
+			mb(v[s, w "_pg_bytes"]), v[s, w "_pg_stages"], mb(v[s, w "_pg_bytes_after"]), v[s, w "_pg_stages_after"],
+			r(v[s, w "_pg_bytes"], v[s, key "redis_bytes"])
+	}
 	END {
 		print "| size | measure | RedisBloom | bloomfilter index | PG/Redis |"
 		print "|---|---|---|---|---|"
 		for (k = 1; k <= ns; k++) {
 			s = sizes[k]
-			if (prefill == "insert")
-				how = sprintf("empty index %.2f + table through it %.2f", v[s, "pg_index_s"], v[s, "pg_load_s"])
-			else
-				how = sprintf("table %.2f + index %.2f", v[s, "pg_load_s"], v[s, "pg_index_s"])
-			printf "| %s | prefill, s | %.2f (BF.MADD of 1,000, 16 in flight) | %.2f (%s) | %s |\n",
-				human(s), v[s, "redis_prefill_s"], v[s, "pg_prefill_s"], how,
-				r(v[s, "pg_prefill_s"], v[s, "redis_prefill_s"])
-			printf "| %s | filter size, MB, stages: prefilled -> after the adds | %s, %d -> %s, %d | %s, %d -> %s, %d | %s |\n", human(s),
-				mb(v[s, "redis_bytes"]), v[s, "redis_stages"], mb(v[s, "redis_bytes_after"]), v[s, "redis_stages_after"],
-				mb(v[s, "pg_bytes"]), v[s, "pg_stages"], mb(v[s, "pg_bytes_after"]), v[s, "pg_stages_after"],
-				r(v[s, "pg_bytes"], v[s, "redis_bytes"])
+			printf "| %s | prefill, s | %.2f (BF.MADD of 1,000, 16 in flight) | log of URLs %.2f (%s); log of hashes %.2f (%s) | %s |\n",
+				human(s), v[s, "redis_prefill_s"], v[s, "urls_pg_prefill_s"], prefill_how(s, "urls"),
+				v[s, "hashes_pg_prefill_s"], prefill_how(s, "hashes"),
+				r(v[s, "urls_pg_prefill_s"], v[s, "redis_prefill_s"])
+			sizes_row(s, "urls", "", "log of URLs")
+			sizes_row(s, "hashes", "bfh_", "log of hashes")
 			pass(s, "probe", "probe 1,000: BF.MEXISTS / bloom_index_contains(idx, text[])")
 			pass(s, "tna1", "test-and-add 1,000, set A: BF.MADD / per-item probe statement")
 			pass(s, "tna2", "test-and-add 1,000, set B: BF.MADD / array probe statement")
-			pass(s, "tna3", "test-and-add 1,000, set C: BF.MADD / bloom_index_absent statement")
+			pass(s, "tna3", "test-and-add 1,000, set C: BF.MADD / bloom_index_absent, log of URLs")
+			pass(s, "tna4", "test-and-add 1,000, set D: BF.MADD / bloom_index_absent, log of hashes, client hashes, bigint[] as text")
+			pass(s, "tna4b", "test-and-add 1,000, set H: BF.MADD / bloom_index_absent, log of hashes, client hashes, bigint[] binary")
+			pass(s, "tna5", "test-and-add 1,000, set E: BF.MADD / bloom_index_absent, log of hashes, server hashes")
+			pass(s, "ins", "log 1,000, set F: BF.MADD / INSERT of one row of URLs, no test")
+			pass(s, "insh", "log 1,000, set G: BF.MADD / INSERT of one row of hashes, no test")
 		}
 		print ""
 		print "URLs/s and ms: medians over the rounds. PG/Redis: for the URLs/s rows, the median (least-greatest) of the throughput ratios of the rounds,"
 		print "the two sides taking turns batch by batch (below 1: PostgreSQL slower); for the others, the ratio of time or size."
+		print "Sets A-C and F against Redis key bf (and the log of URLs), D, E, G and H against key bfh (and the log of hashes); each prefilled with the same N keys."
 		print ""
 		print "Checks (each side should agree up to false positives):"
 		print ""
-		print "| size | probe: members found of " 500 * batches " (Redis, PG) | set A: new (Redis, PG) | set B: new (Redis, PG) | set C: new (Redis, PG) | PostgreSQL table | WAL per test-and-add batch |"
-		print "|---|---|---|---|---|---|---|"
+		print "| size | probe: members found of " 500 * batches " (Redis, PG) | new (Redis, PG): set A | B | C | D | H | E | hashes and URLs give the same bits |"
+		print "|---|---|---|---|---|---|---|---|---|"
 		for (k = 1; k <= ns; k++) {
 			s = sizes[k]
-			printf "| %s | %d, %d | %d, %d | %d, %d | %d, %d | %s MB | %.0f kB |\n", human(s),
+			printf "| %s | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %s |\n", human(s),
 				v[s, "probe_redis_ones"], v[s, "probe_pg_ones"], v[s, "tna1_redis_ones"], v[s, "tna1_pg_ones"],
 				v[s, "tna2_redis_ones"], v[s, "tna2_pg_ones"], v[s, "tna3_redis_ones"], v[s, "tna3_pg_ones"],
-				mb(v[s, "pg_table_bytes"]), v[s, "pg_wal_bytes"] / (3 * batches) / 1024
+				v[s, "tna4_redis_ones"], v[s, "tna4_pg_ones"], v[s, "tna4b_redis_ones"], v[s, "tna4b_pg_ones"],
+				v[s, "tna5_redis_ones"], v[s, "tna5_pg_ones"],
+				v[s, "same_bits"] == "t" ? "yes" : "NO"
+		}
+		print ""
+		print "WAL and disk, PostgreSQL:"
+		print ""
+		print "| size | WAL kB a batch: set A | B | C | D | H | E | F | G | log of URLs: table MB (bytes a key), before -> after | log of hashes: the same |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		for (k = 1; k <= ns; k++) {
+			s = sizes[k]
+			printf "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s (%.1f) -> %s | %s (%.1f) -> %s |\n", human(s),
+				v[s, "tna1_wal_batch"] / 1024, v[s, "tna2_wal_batch"] / 1024, v[s, "tna3_wal_batch"] / 1024,
+				v[s, "tna4_wal_batch"] / 1024, v[s, "tna4b_wal_batch"] / 1024, v[s, "tna5_wal_batch"] / 1024,
+				v[s, "ins_wal_batch"] / 1024, v[s, "insh_wal_batch"] / 1024,
+				mb(v[s, "urls_pg_table_bytes"]), v[s, "urls_pg_table_bytes"] / s, mb(v[s, "urls_pg_table_bytes_after"]),
+				mb(v[s, "hashes_pg_table_bytes"]), v[s, "hashes_pg_table_bytes"] / s, mb(v[s, "hashes_pg_table_bytes_after"])
 		}
 	}' "$results"
 } | tee "$scratch/results.md"
 
-# every prefilled key answers "seen" on both sides: a false negative fails the run
+# every prefilled key answers "seen" on both sides (a false negative fails
+# the run), and the log of hashes has the bits of the log of URLs
 awk -v want=$((500 * BATCHES)) '$2 ~ /^probe_(redis|pg)_ones$/ && $3 < want { bad = 1; print "false negatives: " $0 > "/dev/stderr" }
+	$2 == "same_bits" && $3 != "t" { bad = 1; print "the log of hashes has other bits than the log of URLs: " $0 > "/dev/stderr" }
 	END { exit bad }' "$results"
