@@ -256,8 +256,8 @@ check_elem_type(Relation index, Oid elemtype)
  * partitioned one), for each i with neither skip[i] (skip may be NULL)
  * nor found[i] set already, each leaf hashing with its own support
  * function.  known (or NULL): items' hashes as element kind known_kind
- * hashes them with the default seed, used for a leaf whose support
- * function and seed are those.
+ * (a PgbfElem, or BFIDX_KIND_IDENTITY) hashes them with the default
+ * seed, used for a leaf whose support function and seed are those.
  */
 static void
 probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int count,
@@ -411,6 +411,7 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 
 	Oid			indexoid = index_arg(fcinfo);
 	PgbfIndexProbe *p;
+	int			dedup_kind = (int) kind;
 
 	if (PG_ARGISNULL(1))
 		PG_RETURN_NULL();
@@ -418,6 +419,21 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	arr = PG_GETARG_ARRAYTYPE_P(1);
 	get_typlenbyvalalign(elemtype, &len, &byval, &align);
 	deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+	p = probe_open(indexoid, elemtype, false);
+
+	/*
+	 * An index of bloom_hash values (bloomfilter_hash_ops) takes each item
+	 * as its hash: the items are told apart by it, and probed with it,
+	 * rather than hashed once more only to be told apart
+	 */
+	if (kind == PGBF_ELEM_INT8 && p->nleaves == 1)
+	{
+		BfIdxHasher hs;
+
+		bfidx_hasher_init(&hs, p->leaves[0], p->metas[0].seed);
+		if (hs.kind == BFIDX_KIND_IDENTITY)
+			dedup_kind = BFIDX_KIND_IDENTITY;
+	}
 
 	/*
 	 * The distinct items, by hash (an open-addressing set of positions):
@@ -441,7 +457,8 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 			found[i] = true;
 			continue;
 		}
-		dh[i] = pgbf_hash_datum(items[i], kind, BF_DEFAULT_SEED);
+		dh[i] = dedup_kind == BFIDX_KIND_IDENTITY ? (uint64) DatumGetInt64(items[i]) :
+			pgbf_hash_datum(items[i], kind, BF_DEFAULT_SEED);
 		for (at = dh[i] & mask; slots[at] != 0; at = (at + 1) & mask)
 			if (dh[slots[at] - 1] == dh[i])
 				break;
@@ -452,8 +469,7 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	}
 	pfree(slots);
 
-	p = probe_open(indexoid, elemtype, false);
-	probe_leaves(p, items, NULL, count, found, dh, (int) kind);
+	probe_leaves(p, items, NULL, count, found, dh, dedup_kind);
 	pgbf_index_probe_close(p);
 
 	out = palloc(sizeof(Datum) * Max(count, 1));
