@@ -440,8 +440,31 @@ bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *ski
 }
 
 /*
+ * How many probes ahead bfidx_contains_hashes prefetches: enough to
+ * overlap the memory latency of an index larger than the CPU's caches,
+ * where each probe's block is a miss of its own.
+ */
+#define BFIDX_PROBE_PREFETCH_AHEAD	8
+
+/*
+ * Prefetch the 64-byte block `slot` of page blk from the buffer the
+ * page was last found in, without pinning it: a buffer's memory is
+ * always mapped, so a stale hint only fetches a line for nothing.
+ * always_inline: GCC deletes calls to a function whose only statement
+ * is a prefetch (CONTRIBUTING.md).
+ */
+static inline __attribute__((always_inline)) void
+prefetch_hinted_block(const BfIdxBufHints *hints, BlockNumber blk, uint64 slot)
+{
+	if (hints != NULL && blk < hints->n && hints->buf[blk] > 0)
+		__builtin_prefetch((const char *) BufferGetBlock(hints->buf[blk]) + BFIDX_DATA_OFFSET +
+						   slot * BFIDX_BLOCK_BYTES);
+}
+
+/*
  * out[i] |= whether h[i] is in any stage.  The probes go through each
- * stage's pages in order, each page read once.
+ * stage's pages in order, each page read once, the block of the probe
+ * BFIDX_PROBE_PREFETCH_AHEAD further on prefetched.
  */
 void
 bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
@@ -459,9 +482,23 @@ bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, in
 		int			checked = 0;
 
 		m = bfidx_stage_positions(pos, h, n, out, nblocks);
+		for (int j = 0; j < m && j < BFIDX_PROBE_PREFETCH_AHEAD; j++)
+			prefetch_hinted_block((const BfIdxBufHints *) index->rd_amcache,
+								  (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE),
+								  pos[j].block % BFIDX_BLOCKS_PER_PAGE);
 		for (int j = 0; j < m; j++)
 		{
 			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);
+
+			if (j + BFIDX_PROBE_PREFETCH_AHEAD < m)
+			{
+				const BfIdxHashPos *a = &pos[j + BFIDX_PROBE_PREFETCH_AHEAD];
+
+				/* the hints may have grown (and moved) in a read: fetched each time */
+				prefetch_hinted_block((const BfIdxBufHints *) index->rd_amcache,
+									  (BlockNumber) (s->first_block + a->block / BFIDX_BLOCKS_PER_PAGE),
+									  a->block % BFIDX_BLOCKS_PER_PAGE);
+			}
 
 			if (blk != cur)
 			{
