@@ -69,3 +69,38 @@ bench_machine_line() {
 	echo "- machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores," \
 		"$(free -g | awk '/^Mem:/ {print $2}') GB RAM"
 }
+
+# RedisBloom, the peer of the index benchmarks (index_bench.sh,
+# index_billion.sh): its version, the source in ../shared/peers, and
+# where the built module is kept between runs
+RB_VERSION=2.8.20
+RB_TARBALL=${REDISBLOOM_TARBALL:-../shared/peers/redisbloom-$RB_VERSION.tar.xz}
+RB_CACHE=${REDISBLOOM_CACHE:-/var/cache/bloomfilter/redisbloom}
+
+# RedisBloom's own build downloads its toolchain (deps/readies): build the
+# module's sources with plain gcc, as ../shared/peers/README.md describes
+build_redisbloom() {
+	local so=$RB_CACHE/redisbloom-$RB_VERSION.so src f
+	[ -f "$so" ] && return 0
+	[ -f "$RB_TARBALL" ] || { log "no RedisBloom source at $RB_TARBALL"; exit 1; }
+	log "building RedisBloom $RB_VERSION into $so"
+	src=$(mktemp -d /tmp/bench-index-rb.XXXXXX)
+	tar -xJf "$RB_TARBALL" -C "$src"
+	(
+		cd "$src/redisbloom-$RB_VERSION"
+		mkdir -p deps/readies/cetara/diag obj
+		touch deps/readies/cetara/diag/gdb.h
+		# the module's sources, as its Makefile lists them, and t-digest's
+		for f in deps/bloom/bloom.c deps/murmur2/MurmurHash2.c deps/rmutil/util.c \
+			src/rebloom.c src/sb.c src/cf.c src/rm_topk.c src/rm_tdigest.c src/topk.c \
+			src/rm_cms.c src/cms.c deps/t-digest-c/src/tdigest.c; do
+			nice -n 10 gcc -fPIC -O3 -std=gnu99 -fno-strict-aliasing -fcommon -D_GNU_SOURCE \
+				-DREDIS_MODULE_TARGET -DREDISMODULE_SDK_RLEC -I. -Isrc -Ideps/RedisModulesSDK \
+				-Ideps -Ideps/murmur2 -Ideps/t-digest-c/src -c "$f" -o "obj/$(basename "$f" .c).o"
+		done
+		nice -n 10 gcc -shared -o redisbloom.so obj/*.o -lm
+		as_root mkdir -p "$RB_CACHE"
+		as_root install -m 755 redisbloom.so "$so"
+	)
+	rm -rf "$src"
+}
