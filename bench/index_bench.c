@@ -24,6 +24,17 @@
  *		function tna_before(text[]) (index_bench.sh makes both).  Prints
  *		"name value" lines (see stored_main).
  *
+ *	index_bench billion-redis SOCKET N STEP STEP_PROBES BATCHES FP_PROBES
+ *		RedisBloom's side of bench/index_billion.sh: BF.RESERVE bfb 0.01
+ *		N, then the integer keys 0 .. N-1 (decimal strings) by BF.MADD of
+ *		10,000, pipelined, timed every STEP keys, with STEP_PROBES
+ *		never-added keys probed after each step (the false-positive rate
+ *		across the fill); then, at full fill, BATCHES probes of 1,000
+ *		(BF.MEXISTS: 500 added, 500 never added) and BATCHES adds of
+ *		1,000 (BF.MADD: 500 added, 500 new), every batch a different one,
+ *		one request at a time; then FP_PROBES never-added keys.  Prints
+ *		"name value" lines (see billion_redis).
+ *
  * The keys (the PostgreSQL side makes the same strings in SQL, see
  * index_bench.sh):
  *	key(i) = https://host<i % 100003>.example/page/<i>.html
@@ -854,6 +865,171 @@ stored_main(char **argv)
 	return 0;
 }
 
+/* the integer key i as Redis gets it in billion-redis: its decimal string */
+static int
+int_key(char *buf, uint64_t i)
+{
+	return sprintf(buf, "%llu", (unsigned long long) i);
+}
+
+/*
+ * keys first .. first + n - 1 by BF.MADD (add) or BF.MEXISTS of `per`
+ * keys a command, PIPELINE commands in flight; returns the replies' 1s
+ */
+static long
+redis_int_range(redisContext *c, const char *cmd, const char *key, uint64_t first, uint64_t n,
+				int per)
+{
+	const char **argv = malloc(sizeof(char *) * (per + 2));
+	size_t	   *argl = malloc(sizeof(size_t) * (per + 2));
+	char	   *keys = malloc((size_t) per * 24);
+	uint64_t	sent = 0;
+	int			inflight = 0;
+	long		ones = 0;
+	redisReply *r;
+
+	if (!argv || !argl || !keys)
+		die("out of memory", NULL);
+	argv[0] = cmd;
+	argl[0] = strlen(cmd);
+	argv[1] = key;
+	argl[1] = strlen(key);
+	while (sent < n || inflight > 0)
+	{
+		if (sent < n && inflight < PIPELINE)
+		{
+			int			m = (n - sent) < (uint64_t) per ? (int) (n - sent) : per;
+
+			for (int j = 0; j < m; j++)
+			{
+				argv[j + 2] = keys + (size_t) j * 24;
+				argl[j + 2] = (size_t) int_key(keys + (size_t) j * 24, first + sent + j);
+			}
+			if (redisAppendCommandArgv(c, m + 2, argv, argl) != REDIS_OK)
+				die("redis", c->errstr);
+			sent += m;
+			inflight++;
+			continue;
+		}
+		if (redisGetReply(c, (void **) &r) != REDIS_OK)
+			die("redis", c->errstr);
+		redis_checked(c, r);
+		for (size_t k = 0; k < r->elements; k++)
+			ones += r->element[k]->integer == 1;
+		freeReplyObject(r);
+		inflight--;
+	}
+	free(argv);
+	free(argl);
+	free(keys);
+	return ones;
+}
+
+/*
+ * One batch of 1,000 integer keys, one request: 500 added ones (at
+ * random below n), 500 from next_new on.  Returns the request's seconds.
+ */
+static double
+redis_int_batch(redisContext *c, const char *cmd, const char *key, uint64_t n,
+				uint64_t *seed, uint64_t next_new, long *ones)
+{
+	const char *argv[BATCH + 2];
+	size_t		argl[BATCH + 2];
+	static char keys[BATCH][24];
+	redisReply *r;
+	double		t;
+
+	argv[0] = cmd;
+	argl[0] = strlen(cmd);
+	argv[1] = key;
+	argl[1] = strlen(key);
+	for (int j = 0; j < BATCH; j++)
+	{
+		argv[j + 2] = keys[j];
+		argl[j + 2] = (size_t) int_key(keys[j], j % 2 ? splitmix64(seed) % n : next_new + j / 2);
+	}
+	t = now();
+	r = redis_checked(c, redisCommandArgv(c, BATCH + 2, argv, argl));
+	t = now() - t;
+	for (size_t k = 0; k < r->elements; k++)
+		*ones += r->element[k]->integer == 1;
+	freeReplyObject(r);
+	return t;
+}
+
+/* "NAME_ms_median/_p95/_mean" of a series of request seconds */
+static void
+print_latency(const char *name, double *lat, int n)
+{
+	double		sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += lat[i];
+	qsort(lat, n, sizeof(double), cmp_double);
+	printf("%s_ms_median %.3f\n", name, 1000 * lat[n / 2]);
+	printf("%s_ms_p95 %.3f\n", name, 1000 * lat[(int) (n * 0.95)]);
+	printf("%s_ms_mean %.3f\n", name, 1000 * sum / n);
+}
+
+/* mode billion-redis (see the header) */
+static int
+billion_redis(char **argv)
+{
+	const char *key = "bfb";
+	redisContext *c = redis_connect(argv[2]);
+	uint64_t	n = strtoull(argv[3], NULL, 10),
+				step = strtoull(argv[4], NULL, 10),
+				step_probes = strtoull(argv[5], NULL, 10),
+				fp_probes = strtoull(argv[7], NULL, 10),
+				seed = 48,
+				/* never added: the probes across the fill, the adds, the final probes */
+				never = 4 * n;
+	int			batches = atoi(argv[6]);
+	double	   *lat;
+
+	if (n == 0 || step == 0 || batches <= 0)
+		die("N, STEP and BATCHES must be positive", NULL);
+	lat = malloc(sizeof(double) * batches);
+	if (!lat)
+		die("out of memory", NULL);
+	freeReplyObject(redis_checked(c, redisCommand(c, "DEL %s", key)));
+	freeReplyObject(redis_checked(c, redisCommand(c, "BF.RESERVE %s 0.01 %llu", key,
+												  (unsigned long long) n)));
+	for (uint64_t done = 0; done < n;)
+	{
+		uint64_t	m = n - done < step ? n - done : step;
+		double		t = now();
+		long		fp;
+
+		redis_int_range(c, "BF.MADD", key, done, m, 10000);
+		t = now() - t;
+		done += m;
+		fp = redis_int_range(c, "BF.MEXISTS", key, never, step_probes, 10000);
+		never += step_probes;
+		printf("step %llu %.3f %ld %llu %ld\n", (unsigned long long) done, t, fp,
+			   (unsigned long long) step_probes, redis_info(c, key, "SIZE"));
+	}
+	for (int pass = 0; pass < 2; pass++)
+	{
+		long		ones = 0;
+
+		for (int b = 0; b < batches; b++)
+		{
+			lat[b] = redis_int_batch(c, pass ? "BF.MADD" : "BF.MEXISTS", key, n, &seed, never, &ones);
+			never += BATCH / 2;
+		}
+		print_latency(pass ? "redis_tna" : "redis_probe", lat, batches);
+		printf("%s_ones %ld\n", pass ? "redis_tna" : "redis_probe", ones);
+	}
+	printf("redis_fp %ld\n", redis_int_range(c, "BF.MEXISTS", key, never, fp_probes, 10000));
+	printf("redis_fp_probes %llu\n", (unsigned long long) fp_probes);
+	printf("redis_bytes %ld\n", redis_info(c, key, "SIZE"));
+	printf("redis_stages %ld\n", redis_info(c, key, "FILTERS"));
+	free(lat);
+	redisFree(c);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -898,11 +1074,14 @@ main(int argc, char **argv)
 	}
 	if (argc == 8 && strcmp(argv[1], "stored") == 0)
 		return stored_main(argv);
+	if (argc == 8 && strcmp(argv[1], "billion-redis") == 0)
+		return billion_redis(argv);
 	if (argc != 8 || strcmp(argv[1], "run") != 0)
 	{
 		fprintf(stderr, "usage: index_bench redis-prefill SOCKET N [KEY]\n"
 				"       index_bench run SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n"
-				"       index_bench stored SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n");
+				"       index_bench stored SOCKET CONNINFO N BATCHES ROUNDS URLFILE\n"
+				"       index_bench billion-redis SOCKET N STEP STEP_PROBES BATCHES FP_PROBES\n");
 		return 2;
 	}
 	n = strtoull(argv[4], NULL, 10);
