@@ -324,7 +324,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 	bench_machine_line
 	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
-		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, text[] parameter in text form"
+		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, parameters in text form (set H: bigint[] in binary)"
 	echo "- index WAL: $(psql -Atc "SELECT CASE WHEN current_setting('bloomfilter.wal_rmgr_id', true) IS NOT NULL AND current_setting('bloomfilter.index_wal') = 'auto' THEN 'the module''s own records (preloaded)' ELSE 'generic WAL' END")"
 	echo "- Redis: $(redis-server --version | awk '{print $3}' | sed 's/^v=//')," \
 		"RedisBloom $RB_VERSION (gcc -O3, ../shared/peers/README.md), no persistence, unix socket, hiredis"
