@@ -25,7 +25,9 @@
 #                                     the others (taskset)
 #   BENCH_INDEX_PRELOAD=1             shared_preload_libraries = 'bloomfilter':
 #                                     the index logs its adds with the
-#                                     module's own WAL records (0: generic WAL)
+#                                     module's own WAL records (0: generic
+#                                     WAL, report in
+#                                     bench/results/index_generic_latest.txt)
 #   BENCH_INDEX_INSTALL=0             skip building and installing bloomfilter
 #   BENCH_INDEX_KEEP=1                keep the scratch dir (/tmp/bench-index-*)
 #   REDISBLOOM_TARBALL, REDISBLOOM_CACHE  source, and where the built .so is
@@ -56,6 +58,8 @@ PG_PREFILL=${BENCH_INDEX_PG_PREFILL:-build}
 SHARED_BUFFERS=${BENCH_INDEX_SHARED_BUFFERS:-2GB}
 PIN=${BENCH_INDEX_PIN:-0}
 PRELOAD=${BENCH_INDEX_PRELOAD:-1}
+# without the preload (generic WAL) the index's report is kept apart
+[ "$MODE" != index ] || [ "$PRELOAD" = 1 ] || RESULTS_FILE=bench/results/index_generic_latest.txt
 DATA=../shared/data
 
 if [ "${1:-}" != "--stage2" ]; then
