@@ -395,8 +395,9 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 /*
  * A row's entries are not added when it is inserted but kept, per index,
  * until its transaction commits (or prepares), a probe in the transaction
- * reads the index, or PENDING_MAX of them wait: then they go in a group of
- * pages at a time, a WAL record a group rather than one a row.  They are
+ * reads the index, or PENDING_MAX of them wait (more in a big index,
+ * below): then they go in a group of pages at a time, a WAL record a
+ * group rather than one a row.  They are
  * added, and WAL-logged, before the commit record, so a committed row's
  * bits survive a crash; an aborted transaction's waiting ones are
  * dropped.  What went in earlier stays, as do a rolled-back
@@ -407,11 +408,22 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
  */
 #define PENDING_MAX		(256 * 1024)
 
+/*
+ * An index of more pages than PENDING_MAX / PENDING_PER_PAGE lets up to
+ * PENDING_PER_PAGE a page wait, at most PENDING_MAX_BIG: a flush of 256k
+ * adds into a 1.4 GB index (180,000 pages) visits most of its pages for
+ * one or two adds each, and logs each page's special space (64 bytes) and
+ * block header for them, about 60 bytes of WAL a key in a bulk load.
+ */
+#define PENDING_PER_PAGE	8
+#define PENDING_MAX_BIG		(2 * 1024 * 1024)
+
 typedef struct PendingAdds
 {
 	Oid			indexoid;
 	int			n;
 	int			max;
+	int			limit;			/* flush when this many wait */
 	uint64	   *h;
 } PendingAdds;
 
@@ -452,8 +464,9 @@ bfidx_flush_pending(Oid indexoid)
 }
 
 static void
-pending_add(Oid indexoid, const uint64 *h, int n)
+pending_add(Relation index, const uint64 *h, int n)
 {
+	Oid			indexoid = RelationGetRelid(index);
 	PendingAdds *pa = NULL;
 	ListCell   *lc;
 
@@ -463,9 +476,11 @@ pending_add(Oid indexoid, const uint64 *h, int n)
 	if (pa == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+		uint64		per_pages = (uint64) RelationGetNumberOfBlocks(index) * PENDING_PER_PAGE;
 
 		pa = palloc0(sizeof(PendingAdds));
 		pa->indexoid = indexoid;
+		pa->limit = (int) Max(PENDING_MAX, Min(per_pages, PENDING_MAX_BIG));
 		pa->max = 1024;
 		pa->h = palloc(sizeof(uint64) * pa->max);
 		pending = lappend(pending, pa);
@@ -475,7 +490,7 @@ pending_add(Oid indexoid, const uint64 *h, int n)
 	{
 		if (pa->n == pa->max)
 		{
-			if (pa->max >= PENDING_MAX)
+			if (pa->max >= pa->limit)
 				flush_one(pa);
 			else
 			{
@@ -540,7 +555,7 @@ bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 	}
 	old = MemoryContextSwitchTo(c->tmpcxt);
 	h = bfidx_hash_key(&c->hasher, values[0], &n);
-	pending_add(RelationGetRelid(index), h, n);
+	pending_add(index, h, n);
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(c->tmpcxt);
 	return false;
