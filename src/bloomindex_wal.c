@@ -135,7 +135,7 @@ bfidx_preload_notice(Relation index)
 	ereport(NOTICE,
 			(errmsg("bloomfilter indexes write faster with the module preloaded"),
 			 errdetail("Without shared_preload_libraries = 'bloomfilter', the index's adds are logged as generic WAL, "
-					   "which makes a batch of test-and-add about three times slower."),
+					   "which makes a batch of test-and-add four to six times slower."),
 			 errhint("Add bloomfilter to shared_preload_libraries, keeping any library already listed, and restart "
 					 "the server, for example: ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'; "
 					 "standbys must preload it too.")));
