@@ -324,8 +324,9 @@ gnuplot -e "datafile='index_billion.dat'; outfile='index_billion.png'; keys='$ke
 		print ""
 		print "| measure | bloomfilter index | RedisBloom |"
 		print "|---|---|---|"
+		# (parenthesized: a bare > in a printf's arguments redirects its output)
 		printf "| load of %d keys, s (keys/s) | %.0f (%.0f) | %s |\n", keys, pg_s, keys / pg_s,
-			rd_s > 0 ? sprintf("%.0f (%.0f)", rd_s, keys / rd_s) : "-"
+			(rd_s > 0 ? sprintf("%.0f (%.0f)", rd_s, keys / rd_s) : "-")
 		printf "| false positives over %d never-added keys (target 1%%) | %.3f%% (%d; bloom_index_info estimate %.3f%%) | %s |\n",
 			fp_probes, 100 * v["pg_fp"] / v["pg_fp_probes"], v["pg_fp"], 100 * v["pg_fpr_estimate"],
 			("redis_fp" in v) ? sprintf("%.3f%% (%d)", 100 * v["redis_fp"] / v["redis_fp_probes"], v["redis_fp"]) : "-"
