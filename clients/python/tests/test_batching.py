@@ -120,6 +120,19 @@ class BatchingTest(unittest.TestCase):
         self.assertTrue(b.seen("http://a/1"))   # evicted: asks, still seen
         self.assertEqual(self.store.round_trips, before + 1)
 
+    def test_prefetch_keeps_its_cached_answers_until_asked(self):
+        # a key of the page found in the cache must still be there when the
+        # scheduler asks, though the page's other answers fill the cache
+        b = SeenBatcher(self.store, batch_size=10, cache_size=3)
+        for k in ("http://a/1", "http://a/2", "http://a/3"):
+            b.seen(k)
+        self.store.seen.add("http://a/x")
+        before = self.store.round_trips
+        b.prefetch(["http://a/1", "http://a/x"])
+        self.assertTrue(b.seen("http://a/1"))
+        self.assertTrue(b.seen("http://a/x"))
+        self.assertEqual(self.store.round_trips, before + 1)
+
     def test_unscheduled_lists_fresh_never_asked(self):
         self.b.prefetch(["http://a/1", "http://a/2"])
         self.b.seen("http://a/1")

@@ -50,7 +50,12 @@ class SeenBatcher:
         todo = []
         queued = set()
         for k in keys:
-            if k in self.fresh or k in self.cache or k in queued:
+            if k in self.cache:
+                # the scheduler asks about it soon: keep it past the
+                # answers this page adds to the cache
+                self.cache.move_to_end(k)
+                continue
+            if k in self.fresh or k in queued:
                 continue
             queued.add(k)
             todo.append(k)
