@@ -125,20 +125,21 @@ def synthetic(n, real):
             for i in range(n)]
 
 
-def make_streams(procs, links, repeats, seed=49):
-    """One array of universe indices a process, and the universe size."""
+def make_streams(procs, links, repeats, prefill=0, seed=49):
+    """One array of universe indices a process, and the universe size.
+    The first prefill URLs of the universe were seen before the run."""
     streams = []
     for p in range(procs):
         rng = np.random.default_rng(seed * 1000 + p)
         is_new = rng.random(links) >= repeats
         is_new[0] = True
         own = np.cumsum(is_new)                  # own new links so far, this one included
-        introduced = procs * own                 # links the fleet has produced, if in step
+        introduced = prefill + procs * own       # links seen so far, if the processes keep step
         x = rng.random(links)
         skewed = rng.random(links) < 0.5
         pick = np.where(skewed, introduced * x ** 4, introduced * x).astype(np.int64)
         pick = np.minimum(pick, introduced - 1)
-        idx = np.where(is_new, p + procs * (own - 1), pick)
+        idx = np.where(is_new, prefill + p + procs * (own - 1), pick)
         streams.append(idx.astype(np.int64))
     size = int(max(s.max() for s in streams)) + 1
     return streams, size
@@ -184,8 +185,23 @@ class RedisBloomStore:
         self.r.close()
 
 
+class IndexReplicaStore(PostgresSeenStore):
+    """Not a client mode: index mode's tables (the log and its index, no
+    table of URLs), with replica mode's copy of the index in front.  What
+    a replica saves when what it cannot answer costs the server only the
+    index's test-and-add."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, mode="index", **kw)
+
+    def local_seen(self, keys):
+        if self.synced_at is None or time.monotonic() - self.synced_at >= self.sync_interval:
+            self.sync()
+        return [True if hit else None for hit in self.replica.contains_many(keys)]
+
+
 def table_name(mode):
-    return "fleet_" + mode.replace("-", "_")
+    return "fleet_" + mode.replace("-", "_").replace("+", "_")
 
 
 def worker(p, args, mode, stream, universe, barrier, results):
@@ -197,11 +213,7 @@ def worker(p, args, mode, stream, universe, barrier, results):
 
 
 def crawl(p, args, mode, stream, universe, barrier, results):
-    if mode == "redis":
-        store = RedisBloomStore(args.redis, table_name(mode), args.capacity, args.fpr)
-    else:
-        store = PostgresSeenStore(args.dsn, mode=mode, table=table_name(mode), capacity=args.capacity,
-                                  fpr=args.fpr, sync_interval=args.sync_interval)
+    store = make_store(args, mode)
     store.open()
     backend = None
     if mode != "redis":
@@ -237,6 +249,30 @@ def crawl(p, args, mode, stream, universe, barrier, results):
         "sync_pages": store.sync_pages,
     })
     store.close()
+
+
+def make_store(args, mode):
+    if mode == "redis":
+        return RedisBloomStore(args.redis, table_name(mode), args.capacity, args.fpr)
+    if mode == "index+replica":
+        return IndexReplicaStore(args.dsn, table=table_name(mode), capacity=args.capacity,
+                                 fpr=args.fpr, sync_interval=args.sync_interval)
+    return PostgresSeenStore(args.dsn, mode=mode, table=table_name(mode), capacity=args.capacity,
+                             fpr=args.fpr, sync_interval=args.sync_interval)
+
+
+def prefill(args, mode, links):
+    """The seen set of a crawl that ran before: the links, untimed."""
+    store = make_store(args, mode)
+    store.open()
+    for lo in range(0, len(links), 10000):
+        store.test_and_add(links[lo:lo + 10000])
+    if mode != "redis":
+        with store.conn.cursor() as cur:
+            cur.execute("VACUUM ANALYZE %s" % (table_name(mode) + ("_log" if "index" in mode else "")))
+            cur.execute("CHECKPOINT")
+    store.close()
+    time.sleep(0.5)   # its backend gone and reaped before the CPU is read
 
 
 def pg_exec(dsn, *stmts):
@@ -279,6 +315,8 @@ def run_mode(args, mode, streams, universe):
             with walconn.cursor() as cur:
                 cur.execute("SELECT pg_current_wal_insert_lsn()::text")
                 return cur.fetchone()[0]
+    if args.prefill:
+        prefill(args, mode, universe[:args.prefill])
     ctx = mp.get_context("fork")
     barrier = ctx.Barrier(len(streams) + 1)
     results = ctx.Queue()
@@ -327,7 +365,10 @@ def main():
     ap.add_argument("--page", type=int, default=1000, help="links extracted a page (one prefetch)")
     ap.add_argument("--batch", type=int, default=1000, help="BLOOMFILTER_BATCH_SIZE")
     ap.add_argument("--cache", type=int, default=100000, help="BLOOMFILTER_CACHE_SIZE")
-    ap.add_argument("--capacity", type=int, default=1000000, help="BLOOMFILTER_CAPACITY")
+    ap.add_argument("--prefill", type=int, default=0,
+                    help="links seen before the run (a crawl resumed): the first of the universe, untimed")
+    ap.add_argument("--capacity", type=int,
+                    help="BLOOMFILTER_CAPACITY (default: the links to be seen, at least 1,000,000)")
     ap.add_argument("--fpr", type=float, default=0.01, help="BLOOMFILTER_FPR")
     ap.add_argument("--sync-interval", type=float, default=2.0, help="BLOOMFILTER_SYNC_INTERVAL (replica)")
     ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data"))
@@ -338,7 +379,10 @@ def main():
         ap.error("mode redis needs --redis SOCKET")
 
     pg_exec(args.dsn, "CREATE EXTENSION IF NOT EXISTS bloomfilter")
-    streams, size = make_streams(args.procs, args.links, args.repeats)
+    if args.capacity is None:
+        args.capacity = max(1000000, -(-(args.prefill + int(args.procs * args.links * (1 - args.repeats) * 1.05))
+                                       // 100000) * 100000)
+    streams, size = make_streams(args.procs, args.links, args.repeats, args.prefill)
     real = real_urls(args.data, args.dsn)
     universe = real[:size] + synthetic(max(0, size - len(real)), real)
     assert len(set(universe)) == len(universe), "the universe holds a URL twice"
@@ -351,11 +395,14 @@ def main():
     every = np.concatenate(streams)
     distinct = np.unique(every)
     total = len(every)
-    print("streams: %d processes x %d links = %d links, %d distinct (%.1f%% repeats), "
-          "%d of them real (from %s), mean %.1f bytes"
-          % (args.procs, args.links, total, len(distinct), 100.0 * (1 - len(distinct) / total),
+    # what the fleet should answer new: the links of the streams not prefilled
+    expected = distinct[distinct >= args.prefill]
+    print("streams: %d processes x %d links = %d links, %d distinct, %d of them new (%.1f%% repeats), "
+          "%d of them real (from %s), mean %.1f bytes; prefilled %d, capacity %d"
+          % (args.procs, args.links, total, len(distinct), len(expected), 100.0 * (1 - len(expected) / total),
              int((distinct < len(real)).sum()), os.path.normpath(args.data),
-             sum(len(universe[i].encode()) for i in every[:100000]) / min(total, 100000)),
+             sum(len(universe[i].encode()) for i in every[:100000]) / min(total, 100000),
+             args.prefill, args.capacity),
           file=sys.stderr)
 
     rows = {}
@@ -367,7 +414,8 @@ def main():
         found = np.unique(np.concatenate(news)) if answered else np.array([], dtype=np.int64)
         r["answered_new"] = answered
         r["found"] = len(found)
-        r["lost"] = len(distinct) - len(found)
+        r["old_as_new"] = int((found < args.prefill).sum())
+        r["lost"] = len(expected) - (len(found) - r["old_as_new"])
         r["dups"] = answered - len(found)
         rows[mode] = r
         print("  %s: %.1f s, %d new, %d lost" % (mode, r["wall"], r["found"], r["lost"]), file=sys.stderr)
@@ -389,27 +437,30 @@ def main():
             sum(x["round_trips"] for x in ps) / k,
             sum(x["sent"] for x in ps) / k,
             sum(x["by_replica"] for x in ps) / k,
-            "%d (%d)" % (sum(x["syncs"] for x in ps), sum(x["sync_pages"] for x in ps)) if mode == "replica" else "-",
+            "%d (%d)" % (sum(x["syncs"] for x in ps), sum(x["sync_pages"] for x in ps)) if "replica" in mode else "-",
             "%.1f" % (r["wal"] / 1024 / k) if r["wal"] is not None else "-",
             r["wall"]))
     print()
-    print("| mode | distinct links in the streams | answered new (by the fleet) | distinct answered new "
-          "| never answered new (lost) | answered new twice or more (duplicates) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| mode | new links in the streams | answered new (by the fleet) | distinct answered new "
+          "| never answered new (lost) | answered new twice or more (duplicates) | prefilled answered new |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for mode, r in rows.items():
-        print("| {} | {:,} | {:,} | {:,} | {:,} ({:.3f}%) | {:,} |".format(
-            mode if mode != "redis" else "RedisBloom", len(distinct), r["answered_new"], r["found"],
-            r["lost"], 100.0 * r["lost"] / len(distinct), r["dups"]))
+        print("| {} | {:,} | {:,} | {:,} | {:,} ({:.3f}%) | {:,} | {:,} |".format(
+            mode if mode != "redis" else "RedisBloom", len(expected), r["answered_new"], r["found"],
+            r["lost"], 100.0 * r["lost"] / len(expected), r["dups"], r["old_as_new"]))
     print()
     ratios = []
     if "index" in rows and "replica" in rows:
         ratios.append("server CPU a link, index / replica: %.1fx (target 5x)"
                       % (rows["index"]["server_cpu"] / max(rows["replica"]["server_cpu"], 1e-9)))
+    if "index" in rows and "index+replica" in rows:
+        ratios.append("server CPU a link, index / index+replica: %.1fx (target 5x)"
+                      % (rows["index"]["server_cpu"] / max(rows["index+replica"]["server_cpu"], 1e-9)))
     if "two-tier" in rows and "replica" in rows:
         ratios.append("server CPU a link, two-tier / replica: %.1fx"
                       % (rows["two-tier"]["server_cpu"] / max(rows["replica"]["server_cpu"], 1e-9)))
     if "redis" in rows:
-        for mode in ("replica", "index", "two-tier"):
+        for mode in ("index+replica", "replica", "index", "two-tier"):
             if mode in rows:
                 ratios.append("fleet throughput, %s / RedisBloom: %.2fx"
                               % (mode, rows["redis"]["wall"] / rows[mode]["wall"]))

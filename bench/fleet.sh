@@ -10,9 +10,14 @@
 #                                     bench/results/fleet_latest.txt
 #
 #   BENCH_FLEET_PROCS=8               crawler processes
-#   BENCH_FLEET_LINKS=1000000         links a process
+#   BENCH_FLEET_LINKS=500000          links a process
+#   BENCH_FLEET_PREFILL=1000000       links seen before the run (a crawl
+#                                     resumed), added untimed
 #   BENCH_FLEET_REPEATS=0.875         fraction of repeats in a stream
-#   BENCH_FLEET_MODES="two-tier index replica redis"
+#   BENCH_FLEET_MODES="two-tier index replica index+replica redis"
+#                                     (index+replica: index mode's tables
+#                                     with replica mode's copy in front, a
+#                                     variant of the client's code)
 #   BENCH_FLEET_SYNC_INTERVAL=2       replica mode's BLOOMFILTER_SYNC_INTERVAL
 #   BENCH_FLEET_PRELOAD=0             1: shared_preload_libraries = 'bloomfilter'
 #                                     (the index's adds logged with the
@@ -34,9 +39,10 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 
 PROCS=${BENCH_FLEET_PROCS:-8}
-LINKS=${BENCH_FLEET_LINKS:-1000000}
+LINKS=${BENCH_FLEET_LINKS:-500000}
+PREFILL=${BENCH_FLEET_PREFILL:-1000000}
 REPEATS=${BENCH_FLEET_REPEATS:-0.875}
-MODES=${BENCH_FLEET_MODES:-two-tier index replica redis}
+MODES=${BENCH_FLEET_MODES:-two-tier index replica index+replica redis}
 SYNC=${BENCH_FLEET_SYNC_INTERVAL:-2}
 PRELOAD=${BENCH_FLEET_PRELOAD:-0}
 
@@ -53,7 +59,7 @@ if [ "${1:-}" != "--stage2" ]; then
 	commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 	log "fleet benchmark in $scratch"
 	status=0
-	as_user env PROCS="$PROCS" LINKS="$LINKS" REPEATS="$REPEATS" MODES="$MODES" SYNC="$SYNC" \
+	as_user env PROCS="$PROCS" LINKS="$LINKS" PREFILL="$PREFILL" REPEATS="$REPEATS" MODES="$MODES" SYNC="$SYNC" \
 		PRELOAD="$PRELOAD" COMMIT="$commit" bash "$PWD/bench/fleet.sh" --stage2 "$scratch" || status=$?
 	bench_finish "$scratch" $status bench/results/fleet_latest.txt "${BENCH_FLEET_KEEP:-0}"
 fi
@@ -80,7 +86,7 @@ for _ in $(seq 50); do redis-cli -s "$REDIS_SOCK" PING >/dev/null 2>&1 && break;
 
 before=$(uptime)
 /usr/bin/python3 bench/fleet.py --dsn "host=$PGHOST port=$PGPORT user=postgres dbname=postgres" \
-	--redis "$REDIS_SOCK" --modes "$MODES" --procs "$PROCS" --links "$LINKS" --repeats "$REPEATS" \
+	--redis "$REDIS_SOCK" --modes "$MODES" --procs "$PROCS" --links "$LINKS" --prefill "$PREFILL" --repeats "$REPEATS" \
 	--sync-interval "$SYNC" --data ../shared/data >"$scratch/tables.md" 2>"$scratch/fleet.log" ||
 	{ cat "$scratch/fleet.log" >&2; exit 1; }
 after=$(uptime)
