@@ -7,6 +7,7 @@ works, or where it exists); skipped without it."""
 
 import os
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
@@ -171,6 +172,36 @@ class StoreTest(unittest.TestCase):
                     t.join()
                 self.assertEqual(errors, [])
                 self.assertEqual(len(new), len(set(new)))
+
+    def test_deadlock_is_not_a_lost_connection(self):
+        # a session outside the store takes keys out of order and
+        # deadlocks with a batch: the server rolls the batch back and says
+        # so, so the store sends it again and gives its real answers, not
+        # "all new" as after a lost connection
+        import threading
+        s = self.store("two-tier")
+        s.test_and_add(["http://a/warm"])     # prepared: the batch is one statement
+        other = psycopg2.connect(DSN)
+        self.addCleanup(other.close)
+        cur = other.cursor()
+        cur.execute("SET deadlock_timeout = '5s'")   # the batch's check fires first
+        cur.execute("INSERT INTO %s VALUES ('http://a/c')" % s.table)
+        answers = []
+        t = threading.Thread(target=lambda: answers.append(s.test_and_add(["http://a/a", "http://a/c"])))
+        t.start()
+        # the batch inserted a and waits on c; take a: a cycle
+        with psycopg2.connect(DSN) as probe, probe.cursor() as pc:
+            for _ in range(100):
+                pc.execute("SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted",
+                           (s.conn.get_backend_pid(),))
+                if pc.fetchone()[0]:
+                    break
+                time.sleep(0.05)
+        probe.close()
+        cur.execute("INSERT INTO %s VALUES ('http://a/a')" % s.table)
+        other.commit()
+        t.join()
+        self.assertEqual(answers, [[False, False]])
 
     def test_bad_mode(self):
         with self.assertRaises(ValueError):

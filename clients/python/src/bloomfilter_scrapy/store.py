@@ -202,6 +202,18 @@ class PostgresSeenStore:
             self._prepared = True
             return cur.fetchall()
 
+    def _run_rolled_back_again(self, keys, tries=3):
+        # TransactionRollbackError is an OperationalError: caught here
+        # first; after the last try test_and_add treats it as a lost
+        # connection (every key answered new)
+        for attempt in range(tries):
+            try:
+                return self._run(keys)
+            except psycopg2.extensions.TransactionRollbackError:
+                if attempt == tries - 1:
+                    raise
+                self.round_trips += 1
+
     def test_and_add(self, keys):
         """One round trip: which of keys are new (recorded as seen now).
 
@@ -209,14 +221,17 @@ class PostgresSeenStore:
         it is answered new: the lost statement may have committed, and its
         keys would then come back "seen" although no one was told they
         were new.  At worst some pages are fetched twice; a new key is
-        never dropped."""
+        never dropped.  A deadlock or serialization failure is not that:
+        the server rolled the statement back and said so, so the batch is
+        sent again on the same connection and its answers are the real
+        ones."""
         keys = list(keys)
         if not keys:
             return []
         start = time.perf_counter()
         try:
             try:
-                rows = self._run(keys)
+                rows = self._run_rolled_back_again(keys)
             except (psycopg2.OperationalError, psycopg2.InterfaceError):
                 self._reconnect()
                 self._run(keys)
