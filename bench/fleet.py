@@ -3,8 +3,10 @@ links processed per second by the whole fleet and server CPU per 1,000
 links, for the Scrapy client's modes and for RedisBloom, on the same
 link streams.
 
-  python3 bench/fleet.py --dsn DSN [--redis SOCKET] [--modes "two-tier index replica redis"]
-                         [--procs 8] [--links 200000] [--repeats 0.875] [--data ../shared/data]
+  python3 bench/fleet.py --dsn DSN [--redis SOCKET]
+                         [--modes "two-tier index replica index+replica redis"]
+                         [--procs 8] [--links 200000] [--prefill 0] [--repeats 0.875]
+                         [--data ../shared/data]
 
 Each process is a crawler without Scrapy's networking: a loop of
 "extract the links of a page, ask which are new, record them", through
@@ -15,16 +17,20 @@ replica mode, then test-and-add round trips of at most --batch links),
 then the scheduler asks SeenBatcher.seen about each link and the ones
 answered "not seen" are the new links the process would fetch.  The
 RedisBloom side runs the same loop with a store whose test-and-add is
-one BF.MADD of the batch.
+one BF.MADD of the batch.  index+replica is not a client mode: index
+mode's tables with replica mode's copy of the index in front.
 
 The streams: a universe of distinct URLs, the real ones of --data first
 (the documentation links in the order found, then the packages' home
 pages, each through the server's url_normalize, so that the server and
 RedisBloom see the same keys), then synthetic ones of the same shape.
+The first --prefill URLs were seen before the run (a crawl resumed):
+each mode's store adds them, untimed, before the crawlers start.
 Process p's stream is --links links; each is new with probability
-1 - --repeats (the next URL of p's share of the universe: p, p + P,
-p + 2P, ...) and otherwise a repeat of a URL the fleet has already
-produced at that point of its streams (if the processes keep pace):
+1 - --repeats (the next URL of p's share of the rest of the universe:
+prefill + p, prefill + p + P, ...) and otherwise a repeat of a URL seen
+so far: the prefill, or one the fleet has produced at that point of its
+streams (if the processes keep pace):
 half of the repeats uniform over those, half skewed towards the oldest
 (index G * x^4), as site-wide links (home pages, navigation) are on most
 pages.  So most repeats come from other processes, and a process's own
@@ -37,8 +43,8 @@ every one has finished its stream, before they disconnect; "backends"
 is the fleet's own backends alone.  For RedisBloom, the redis-server
 process.  Needs the server on this machine.
 
-Answers: every link that occurs in the streams should be answered new
-exactly once by the fleet.  A link never answered new was lost (a
+Answers: every link of the streams not prefilled should be answered new
+exactly once by the fleet, and no prefilled one.  A link never answered new was lost (a
 false positive of the filter, in the modes where a filter's "seen" is
 final); one answered new by two processes is a duplicate (two batches
 tested it before either committed).  Prints markdown tables.
