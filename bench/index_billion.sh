@@ -324,7 +324,7 @@ gnuplot -e "datafile='index_billion.dat'; outfile='index_billion.png'; keys='$ke
 		print ""
 		print "| measure | bloomfilter index | RedisBloom |"
 		print "|---|---|---|"
-		# (parenthesized: a bare > in a printf's arguments redirects its output)
+		# (parenthesized: a bare > among printf arguments redirects its output)
 		printf "| load of %d keys, s (keys/s) | %.0f (%.0f) | %s |\n", keys, pg_s, keys / pg_s,
 			(rd_s > 0 ? sprintf("%.0f (%.0f)", rd_s, keys / rd_s) : "-")
 		printf "| false positives over %d never-added keys (target 1%%) | %.3f%% (%d; bloom_index_info estimate %.3f%%) | %s |\n",
