@@ -69,7 +69,7 @@ scratch=$2
 ensure_deps >/dev/null
 REDIS_SOCK=$scratch/redis.sock
 stop_all() {
-	[ -f "$scratch/redis.pid" ] && kill "$(cat "$scratch/redis.pid")" 2>/dev/null
+	bench_redis_stop "$scratch"
 	stop_cluster
 }
 trap stop_all EXIT
@@ -79,10 +79,7 @@ if [ "$PRELOAD" = 1 ]; then
 	"$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 fi
 bench_psql -c "CREATE EXTENSION bloomfilter"
-redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch" --save '' --appendonly no \
-	--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
-	--logfile "$scratch/redis.log"
-for _ in $(seq 50); do redis-cli -s "$REDIS_SOCK" PING >/dev/null 2>&1 && break; sleep 0.1; done
+bench_redis_start "$scratch" "$scratch"
 
 before=$(uptime)
 /usr/bin/python3 bench/fleet.py --dsn "host=$PGHOST port=$PGPORT user=postgres dbname=postgres" \

@@ -97,7 +97,7 @@ scratch=$2
 ensure_deps >/dev/null
 REDIS_SOCK=$scratch/redis.sock
 stop_all() {
-	[ -f "$scratch/redis.pid" ] && kill "$(cat "$scratch/redis.pid")" 2>/dev/null
+	bench_redis_stop "$scratch"
 	stop_cluster
 }
 trap stop_all EXIT
@@ -125,10 +125,7 @@ psql -c "CREATE EXTENSION bloomfilter"
 prewarm() { psql -c "SELECT pg_prewarm('$1')" >/dev/null; }
 psql -c "CREATE EXTENSION pg_prewarm" 2>/dev/null || prewarm() { psql -c "SELECT bloom_index_info('$1')" >/dev/null; }
 
-on_server redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch" --save '' --appendonly no \
-	--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
-	--logfile "$scratch/redis.log"
-for _ in $(seq 50); do redis-cli -s "$REDIS_SOCK" PING >/dev/null 2>&1 && break; sleep 0.1; done
+bench_redis_start "$scratch" "$scratch" on_server
 
 secs() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }

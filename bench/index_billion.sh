@@ -108,7 +108,7 @@ ensure_deps >/dev/null
 REDIS_SOCK=$scratch/redis.sock
 cd "$scratch"
 stop_all() {
-	[ -f "$scratch/redis.pid" ] && kill "$(cat "$scratch/redis.pid")" 2>/dev/null
+	bench_redis_stop "$scratch"
 	stop_cluster
 	# the data, tens of GB at a billion: the report is all that is kept
 	rm -rf "$scratch/pgdata" "$scratch/redis"
@@ -256,16 +256,12 @@ rm -rf "$scratch/pgdata"
 if [ "$REDIS" = 1 ]; then
 	log "RedisBloom: $KEYS keys"
 	mkdir -p "$scratch/redis"
-	redis-server --port 0 --unixsocket "$REDIS_SOCK" --dir "$scratch/redis" --save '' --appendonly no \
-		--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
-		--logfile "$scratch/redis.log"
-	for _ in $(seq 50); do redis-cli -s "$REDIS_SOCK" PING >/dev/null 2>&1 && break; sleep 0.1; done
+	bench_redis_start "$scratch" "$scratch/redis"
 	"$scratch/index_bench" billion-redis "$REDIS_SOCK" "$KEYS" "$STEP" "$STEP_PROBES" "$BATCHES" "$FP_PROBES" |
 		sed 's/^step /redis_step /' >>"$results"
 	put redis_used_memory "$(redis-cli -s "$REDIS_SOCK" INFO memory | awk -F: '/^used_memory:/ { print $2 + 0 }')"
 	put redis_version "$(redis-server --version | awk '{print $3}' | sed 's/^v=//')"
-	kill "$(cat "$scratch/redis.pid")"
-	rm -f "$scratch/redis.pid"
+	bench_redis_stop "$scratch"
 fi
 read -r _ u1 n1 s1 i1 w1 q1 sq1 st1 _ </proc/stat
 tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 + sq0 + st0)))

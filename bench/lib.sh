@@ -1,5 +1,6 @@
 # What the benchmark drivers that run their own servers share
-# (index_bench.sh, index_concurrency.sh, crawler_forms.sh): stage 1, as
+# (index_bench.sh, index_billion.sh, fleet.sh, index_concurrency.sh,
+# crawler_forms.sh): stage 1, as
 # root or a sudoer, hands a scratch directory to stage 2, which runs as
 # the unprivileged test user, and keeps what it wrote.  Sourced after
 # tools/lib.sh.
@@ -62,6 +63,24 @@ bench_server_settings() {
 	if [ "$2" = 1 ]; then
 		bench_psql -c "ALTER SYSTEM SET shared_preload_libraries = 'bloomfilter'"
 	fi
+}
+
+# bench_redis_start SCRATCH DIR [PREFIX...]: a redis-server with
+# RedisBloom (SCRATCH/redisbloom.so) on the unix socket SCRATCH/redis.sock,
+# its data in DIR, started through PREFIX (a taskset, say); returns once it
+# answers.  bench_redis_stop SCRATCH stops it, if it runs.
+bench_redis_start() {
+	local scratch=$1 dir=$2
+	shift 2
+	"$@" redis-server --port 0 --unixsocket "$scratch/redis.sock" --dir "$dir" --save '' --appendonly no \
+		--loadmodule "$scratch/redisbloom.so" --daemonize yes --pidfile "$scratch/redis.pid" \
+		--logfile "$scratch/redis.log"
+	for _ in $(seq 50); do redis-cli -s "$scratch/redis.sock" PING >/dev/null 2>&1 && break; sleep 0.1; done
+}
+
+bench_redis_stop() {
+	[ -f "$1/redis.pid" ] && kill "$(cat "$1/redis.pid")" 2>/dev/null
+	rm -f "$1/redis.pid"
 }
 
 # the machine, for a report's header: "- machine: CPU, N cores, M GB RAM"
