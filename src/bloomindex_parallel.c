@@ -273,6 +273,11 @@ wait_for_workers(ParallelContext *pcxt, BfIdxParallelShared *shared)
 													 shared->nblocks));
 	}
 	ConditionVariableCancelSleep();
+	/* the scan's last figures, however short it was (as the heap AM's scan) */
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE,
+								 (int64) pg_atomic_read_u64(&shared->tuples_done));
+	if (shared->pages)
+		pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_DONE, (int64) shared->nblocks);
 }
 
 /*

@@ -15,10 +15,12 @@ no warnings 'portable';
 use Exporter 'import';
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
+use JSON::PP;
 
 our @EXPORT = qw(present_types filter_type_table new_node valid_sql
   keyset_literal md5_rows index_info index_false_negatives index_matches
-  absent_found);
+  absent_found start_progress_poller finish_progress_poller);
 
 # name => what a test needs.  lossy: may forget elements by design (stable
 # Bloom filters decay), so "every committed key is present" does not apply.
@@ -171,6 +173,68 @@ sub absent_found
 	return $node->safe_psql('postgres',
 		"SELECT count(*) FROM generate_series(1, 10000) i "
 		  . "WHERE bloom_index_contains('$idx', 'https://absent.example/' || i)");
+}
+
+# Watch pg_stat_progress_create_index for builds on table $tab from a
+# second session: a plpgsql loop in the server reads the view without
+# pause (clearing its stats snapshot each time) from before the build
+# starts until the build's row is gone, so what it sees does not hang on
+# how long the build takes or how fast a client can poll.  Start it, run
+# the build, then finish_progress_poller gives { seen, tuples (the most
+# seen), total, blocks (the most seen), phases (each seen, once) }.
+sub start_progress_poller
+{
+	my ($node, $tab) = @_;
+	my $p = { out => '', err => '', name => "poller_$tab" };
+	my $create = q{
+		CREATE FUNCTION pg_temp.poll_progress(tab regclass) RETURNS json
+		LANGUAGE plpgsql AS $$
+		DECLARE
+			r record;
+			seen boolean := false;
+			tuples bigint := 0;
+			total bigint := 0;
+			blocks bigint := 0;
+			phases text[] := '{}';
+			t0 timestamptz := clock_timestamp();
+		BEGIN
+			LOOP
+				PERFORM pg_stat_clear_snapshot();
+				SELECT phase, tuples_done, tuples_total, blocks_done INTO r
+				  FROM pg_stat_progress_create_index WHERE relid = tab;
+				IF FOUND THEN
+					seen := true;
+					tuples := greatest(tuples, r.tuples_done);
+					blocks := greatest(blocks, r.blocks_done);
+					total := r.tuples_total;
+					IF NOT r.phase = ANY (phases) THEN
+						phases := phases || r.phase;
+					END IF;
+				ELSIF seen OR clock_timestamp() - t0 > interval '120 s' THEN
+					EXIT;
+				END IF;
+			END LOOP;
+			RETURN json_build_object('seen', seen, 'tuples', tuples, 'total', total,
+									 'blocks', blocks, 'phases', phases);
+		END $$};
+	$p->{h} = IPC::Run::start(
+		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'),
+			'-c', "SET application_name = '$p->{name}'", '-c', $create,
+			'-c', "SELECT pg_temp.poll_progress('$tab')" ],
+		'>', \$p->{out}, '2>', \$p->{err}, IPC::Run::timeout(400));
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 1 FROM pg_stat_activity WHERE application_name = '$p->{name}'"
+		  . " AND query ~ '^\\s*SELECT pg_temp.poll_progress' AND state = 'active'")
+	  or die "the progress poller of $tab did not start: $p->{err}";
+	return $p;
+}
+
+sub finish_progress_poller
+{
+	my ($p) = @_;
+	$p->{h}->finish;
+	die "the progress poller failed: $p->{err}" if $p->{err} ne '';
+	return decode_json($p->{out});
 }
 
 1;

@@ -15,7 +15,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep);
 use BFTest;
 
 # the pg_config of the binaries in PATH (as 010_index_wal.pl)
@@ -178,39 +177,25 @@ foreach my $capacity (20000, 150000)
 	is($out, 't', 'same transaction: the same bits as the serial build');
 }
 
-# progress: with the workers alone, the leader reports their rows
+# progress: with the workers alone, the leader reports their rows and
+# pages (a poller in the server watches, start_progress_poller)
 {
 	$node->safe_psql('postgres', q{
 		CREATE TABLE big (k bigint);
 		INSERT INTO big SELECT g FROM generate_series(1, 3000000) g;
 		ALTER TABLE big SET (parallel_workers = 2);
 		ANALYZE big;});
-	my ($out, $err) = ('', '');
-	my $h = IPC::Run::start(
-		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-c',
-			"$parallel SET parallel_leader_participation = off; "
-			  . 'CREATE INDEX big_p ON big USING bloomfilter (k) WITH (capacity = 3000000)' ],
-		'>', \$out, '2>', \$err, IPC::Run::timeout(300));
-	my ($max_tuples, $max_blocks, $total) = (0, 0, 0);
-	while ($h->pumpable)
-	{
-		my $r = $node->safe_psql('postgres',
-			'SELECT tuples_done, tuples_total, blocks_done FROM pg_stat_progress_create_index');
-		if ($r ne '')
-		{
-			my ($td, $tt, $bd) = split /\|/, $r;
-			$max_tuples = $td if $td > $max_tuples;
-			$max_blocks = $bd if $bd > $max_blocks;
-			$total = $tt;
-		}
-		usleep(20_000);
-		$h->pump_nb;
-	}
-	$h->finish;
-	like($err, qr/parallel build by [12] of 2 planned workers, the workers added 3000000 of 3000000/,
+	my $poller = start_progress_poller($node, 'big');
+	my $line = build_parallel(
+		'CREATE INDEX big_p ON big USING bloomfilter (k) WITH (capacity = 3000000)', 'off');
+	like($line, qr/parallel build by [12] of 2 planned workers, the workers added 3000000 of 3000000/,
 		'progress: the workers built it');
-	cmp_ok($max_tuples, '>', 0, "progress: the workers' rows reported ($max_tuples of $total seen)");
-	cmp_ok($max_blocks, '>', 0, "progress: blocks reported ($max_blocks seen)");
+	my $seen = finish_progress_poller($poller);
+	ok($seen->{seen}, 'progress: the poller saw the build');
+	is($seen->{tuples}, 3000000, "progress: the workers' rows reported ($seen->{tuples} of $seen->{total})");
+	my $nblocks = $node->safe_psql('postgres',
+		q{SELECT pg_relation_size('big') / current_setting('block_size')::int});
+	is($seen->{blocks}, $nblocks, "progress: every block reported ($seen->{blocks} of $nblocks)");
 	is(index_false_negatives($node, 'big', 'big_p', 'k'), '0', 'progress: finds every row');
 }
 
