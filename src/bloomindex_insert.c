@@ -149,18 +149,7 @@ commit_changes(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxPageChange
 	if (log == BFIDX_LOG_OWN)
 		bfidx_log_adds(nhashes, pages, n, metabuf, st, pl->pool);
 	else if (log == BFIDX_LOG_GENERIC)
-	{
-		GenericXLogState *state = GenericXLogStart(index);
-
-		for (int k = 0; k < n; k++)
-			bfidx_apply_change(GenericXLogRegisterBuffer(state, pages[k].buf,
-														 pages[k].init ? GENERIC_XLOG_FULL_IMAGE : 0),
-							   pages[k].init, &pages[k].opaque, nhashes, pages[k].adds,
-							   pages[k].nadds);
-		if (BufferIsValid(metabuf))
-			bfidx_meta_of(GenericXLogRegisterBuffer(state, metabuf, 0))->stages[st].pool = pl->pool;
-		GenericXLogFinish(state);
-	}
+		bfidx_log_adds_generic(nhashes, pages, n, metabuf, st, pl->pool);
 	else
 	{
 		for (int k = 0; k < n; k++)

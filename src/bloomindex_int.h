@@ -183,6 +183,8 @@ extern void bfidx_apply_change(Page page, bool init, const BfIdxPageOpaque *o,
 							   uint32 nhashes, const char *adds, int nadds);
 extern void bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 						   Buffer metabuf, uint32 stage, uint64 pool);
+extern void bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
+								   Buffer metabuf, uint32 stage, uint64 pool);
 
 /*
  * Interrupt checks at the module's rate (bfcore.h): every
