@@ -4,7 +4,7 @@ links, for the Scrapy client's modes and for RedisBloom, on the same
 link streams.
 
   python3 bench/fleet.py --dsn DSN [--redis SOCKET]
-                         [--modes "two-tier index replica index+replica redis"]
+                         [--modes "two-tier index replica index+replica hashes redis"]
                          [--procs 8] [--links 200000] [--prefill 0] [--repeats 0.875]
                          [--data ../shared/data]
 
@@ -18,7 +18,9 @@ then the scheduler asks SeenBatcher.seen about each link and the ones
 answered "not seen" are the new links the process would fetch.  The
 RedisBloom side runs the same loop with a store whose test-and-add is
 one BF.MADD of the batch.  index+replica is not a client mode: index
-mode's tables with replica mode's copy of the index in front.
+mode's tables with replica mode's copy of the index in front.  hashes
+is: the same copy in front of an index over a log of the keys' 64-bit
+hashes, which the crawler computes and sends.
 
 The streams: a universe of distinct URLs, the real ones of --data first
 (the documentation links in the order found, then the packages' home
@@ -275,7 +277,8 @@ def prefill(args, mode, links):
         store.test_and_add(links[lo:lo + 10000])
     if mode != "redis":
         with store.conn.cursor() as cur:
-            cur.execute("VACUUM ANALYZE %s" % (table_name(mode) + ("_log" if "index" in mode else "")))
+            cur.execute("VACUUM ANALYZE %s" % (table_name(mode) + (
+                "_log" if "index" in mode else "_hashes" if mode == "hashes" else "")))
             cur.execute("CHECKPOINT")
     store.close()
     time.sleep(0.5)   # its backend gone and reaped before the CPU is read
@@ -311,7 +314,7 @@ def run_mode(args, mode, streams, universe):
         walconn.autocommit = True
         with walconn.cursor() as cur:
             cur.execute("SET client_min_messages = warning")
-            cur.execute("DROP TABLE IF EXISTS %s, %s_log" % (t, t))
+            cur.execute("DROP TABLE IF EXISTS %s, %s_log, %s_hashes" % (t, t, t))
             # a checkpoint now, not in the middle of the run
             cur.execute("CHECKPOINT")
             postmaster = _stat(walconn.get_backend_pid())[0]
@@ -356,7 +359,7 @@ def run_mode(args, mode, streams, universe):
         walconn.close()
     if mode != "redis" and not args.keep:
         t = table_name(mode)
-        pg_exec(args.dsn, "DROP TABLE IF EXISTS %s, %s_log" % (t, t))
+        pg_exec(args.dsn, "DROP TABLE IF EXISTS %s, %s_log, %s_hashes" % (t, t, t))
     return {"wall": w1 - w0, "server_cpu": c1 - c0, "wal": wal_bytes, "procs": out}
 
 
@@ -443,7 +446,8 @@ def main():
             sum(x["round_trips"] for x in ps) / k,
             sum(x["sent"] for x in ps) / k,
             sum(x["by_replica"] for x in ps) / k,
-            "%d (%d)" % (sum(x["syncs"] for x in ps), sum(x["sync_pages"] for x in ps)) if "replica" in mode else "-",
+            "%d (%d)" % (sum(x["syncs"] for x in ps), sum(x["sync_pages"] for x in ps))
+            if "replica" in mode or mode == "hashes" else "-",
             "%.1f" % (r["wal"] / 1024 / k) if r["wal"] is not None else "-",
             r["wall"]))
     print()
@@ -462,11 +466,14 @@ def main():
     if "index" in rows and "index+replica" in rows:
         ratios.append("server CPU a link, index / index+replica: %.1fx (target 5x)"
                       % (rows["index"]["server_cpu"] / max(rows["index+replica"]["server_cpu"], 1e-9)))
+    if "index" in rows and "hashes" in rows:
+        ratios.append("server CPU a link, index / hashes: %.1fx (target 5x)"
+                      % (rows["index"]["server_cpu"] / max(rows["hashes"]["server_cpu"], 1e-9)))
     if "two-tier" in rows and "replica" in rows:
         ratios.append("server CPU a link, two-tier / replica: %.1fx"
                       % (rows["two-tier"]["server_cpu"] / max(rows["replica"]["server_cpu"], 1e-9)))
     if "redis" in rows:
-        for mode in ("index+replica", "replica", "index", "two-tier"):
+        for mode in ("hashes", "index+replica", "replica", "index", "two-tier"):
             if mode in rows:
                 ratios.append("fleet throughput, %s / RedisBloom: %.2fx"
                               % (mode, rows["redis"]["wall"] / rows[mode]["wall"]))

@@ -14,7 +14,7 @@
 #   BENCH_FLEET_PREFILL=1000000       links seen before the run (a crawl
 #                                     resumed), added untimed
 #   BENCH_FLEET_REPEATS=0.875         fraction of repeats in a stream
-#   BENCH_FLEET_MODES="two-tier index replica index+replica redis"
+#   BENCH_FLEET_MODES="two-tier index replica index+replica hashes redis"
 #                                     (index+replica: index mode's tables
 #                                     with replica mode's copy in front, a
 #                                     variant of the client's code)
@@ -42,7 +42,7 @@ PROCS=${BENCH_FLEET_PROCS:-8}
 LINKS=${BENCH_FLEET_LINKS:-500000}
 PREFILL=${BENCH_FLEET_PREFILL:-1000000}
 REPEATS=${BENCH_FLEET_REPEATS:-0.875}
-MODES=${BENCH_FLEET_MODES:-two-tier index replica index+replica redis}
+MODES=${BENCH_FLEET_MODES:-two-tier index replica index+replica hashes redis}
 SYNC=${BENCH_FLEET_SYNC_INTERVAL:-2}
 PRELOAD=${BENCH_FLEET_PRELOAD:-0}
 

@@ -64,7 +64,7 @@ class CrawlTest(unittest.TestCase):
 
     def drop(self, table):
         with psycopg2.connect(DSN) as conn, conn.cursor() as cur:
-            for t in (table, table + "_filter", table + "_log"):
+            for t in (table, table + "_filter", table + "_log", table + "_hashes"):
                 cur.execute("DROP TABLE IF EXISTS %s" % t)
         conn.close()
 
@@ -87,7 +87,7 @@ class CrawlTest(unittest.TestCase):
             # ignore the fragment, so which spelling came first is timing
             pages = {urldefrag(u.strip())[0] for u in f if u.strip()}
         os.unlink(out)
-        if filt == "postgres" and mode != "replica" or again:
+        if filt == "postgres" and mode not in ("replica", "hashes") or again:
             self.drop(table)
         return summary, pages
 
@@ -98,12 +98,12 @@ class CrawlTest(unittest.TestCase):
         self.assertGreater(len(base_pages), 50)
         # CRAWL_MODES: the modes and their order (the elapsed times follow
         # the machine's load: reverse the order to see how much)
-        for mode in os.environ.get("CRAWL_MODES", "two-tier exact index replica").split():
+        for mode in os.environ.get("CRAWL_MODES", "two-tier exact index replica hashes").split():
             summary, pages = self.crawl("postgres", mode)
             summary["missing"] = len(base_pages - pages)
             summary["extra"] = len(pages - base_pages)
             runs.append(summary)
-            if mode in ("index", "replica"):
+            if mode in ("index", "replica", "hashes"):
                 # the filter alone may drop a new URL (a false positive)
                 self.assertLessEqual(pages, base_pages)
             else:
@@ -111,11 +111,11 @@ class CrawlTest(unittest.TestCase):
             # batched: far fewer round trips than requests asked about
             self.assertLess(summary["round_trips"], summary["pages"] + 10)
             self.assertEqual(summary["requests_scheduled"], base["requests_scheduled"])
-            if mode == "replica":
+            if mode in ("replica", "hashes"):
                 # crawled again: the replica, synced once, knows every
                 # link; only the start URL (dont_filter) is fetched
                 again, again_pages = self.crawl("postgres", mode, again=True)
-                again["filter"] = "replica, again"
+                again["filter"] = mode + ", again"
                 runs.append(again)
                 self.assertEqual(again_pages, {self.start})
                 self.assertGreater(again["answered_by_replica"], 0)

@@ -22,7 +22,7 @@ DSN = os.environ.get("BLOOMFILTER_TEST_DSN")
 
 def drop(dsn, table):
     with psycopg2.connect(dsn) as conn, conn.cursor() as cur:
-        for t in (table, table + "_log"):
+        for t in (table, table + "_log", table + "_hashes"):
             cur.execute("DROP TABLE IF EXISTS %s" % t)
     conn.close()
 
@@ -39,7 +39,8 @@ class StoreTest(unittest.TestCase):
         return s
 
     def test_test_and_add_every_mode(self):
-        for mode in MODES:
+        # hashes mode takes keys as given: test_hashes_mode
+        for mode in (m for m in MODES if m != "hashes"):
             with self.subTest(mode=mode):
                 s = self.store(mode)
                 self.assertEqual(
@@ -98,7 +99,8 @@ class StoreTest(unittest.TestCase):
                     pid = cur.fetchone()[0]
                 for i in range(5):
                     s.test_and_add(["http://a/%d" % i, "http://a/%d" % (i + 1)])
-                self.assertEqual(s.round_trips, 5)
+                # hashes mode syncs its replica first, for the index's seed
+                self.assertEqual(s.round_trips, 6 if mode == "hashes" else 5)
                 self.assertEqual(s.conn.get_transaction_status(),
                                  psycopg2.extensions.TRANSACTION_STATUS_IDLE)
                 with s.conn.cursor() as cur:
@@ -136,8 +138,55 @@ class StoreTest(unittest.TestCase):
         s.sync_interval = 0
         self.assertEqual(s.local_seen(["http://a/3"]), [True])
         self.assertEqual(s.syncs, 2)
+        # the server's answers are merged: seen with no round trip or sync
+        s.sync_interval = 3600
+        self.assertEqual(s.test_and_add(["http://a/4"]), [True])
+        trips = s.round_trips
+        self.assertEqual(s.local_seen(["http://a/4", "http://a/5"]), [True, None])
+        self.assertEqual((s.round_trips, s.syncs), (trips, 2))
         # the replica cannot forget: a forgotten key would stay "seen" in it
         self.assertFalse(s.forget(["http://a/1"]))
+
+    def test_hashes_mode(self):
+        s = self.store("hashes")
+        # keys as given but for the fragment: no url_normalize; a batch's
+        # repeat is new once
+        self.assertEqual(s.test_and_add(["http://a/x", "HTTP://A:80/x#top", "http://a/y", "http://a/x#frag"]),
+                         [True, True, True, False])
+        self.assertEqual(s.test_and_add(["http://a/y", "http://a/z"]), [False, True])
+        # the first batch synced the replica first (the index's seed): a
+        # round trip of its own; then one a batch
+        self.assertEqual((s.syncs, s.round_trips), (1, 3))
+        # the log holds the hashes the server computes for the keys, so
+        # a REINDEX or a probe with bloom_hash gives the same answers
+        with s.conn.cursor() as cur:
+            cur.execute("SELECT bool_and(h = bloom_hash(k)), count(*) FROM unnest(%s::text[], %s::bigint[]) AS t(k, h)",
+                        (["http://a/x", "http://a/z"], s._hashes(["http://a/x", "http://a/z"])))
+            self.assertEqual(cur.fetchone(), (True, 2))
+            cur.execute("SELECT count(*) FROM %s_hashes, unnest(hs) h" % s.table)
+            self.assertEqual(cur.fetchone()[0], 4)
+            cur.execute("SELECT bloom_index_contains(%s, bloom_hash('http://a/z'))",
+                        (s.table + "_hashes_bf",))
+            self.assertTrue(cur.fetchone()[0])
+        # answered by the server: seen locally until the next sync has it
+        self.assertEqual(s.local_seen(["http://a/z", "http://a/new"]), [True, None])
+        # another process adds; the replica learns it at its next sync
+        other = PostgresSeenStore(DSN, mode="hashes", table=s.table, capacity=1000)
+        other.open()
+        self.addCleanup(other.close)
+        self.assertEqual(other.test_and_add(["http://a/3", "http://a/z"]), [True, False])
+        self.assertEqual(s.local_seen(["http://a/3"]), [None])
+        s.sync_interval = 0
+        self.assertEqual(s.local_seen(["http://a/3", "http://a/x", "http://a/y", "http://a/q"]),
+                         [True, True, True, None])
+        # REINDEX: the next sync starts over and finds every key again
+        with s.conn.cursor() as cur:
+            cur.execute("REINDEX INDEX %s_hashes_bf" % s.table)
+        resyncs = s.replica.resyncs
+        self.assertEqual(s.local_seen(["http://a/3", "http://a/x", "http://a/z"]), [True, True, True])
+        self.assertEqual(s.replica.resyncs, resyncs + 1)
+        self.assertEqual(s.test_and_add(["http://a/3", "http://a/w"]), [False, True])
+        self.assertFalse(s.forget(["http://a/w"]))
 
     def test_concurrent_crawlers(self):
         # crawlers sharing the tables send overlapping batches at once, in

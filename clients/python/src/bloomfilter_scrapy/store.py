@@ -5,13 +5,22 @@ crawler (bloomfilter_reader's IndexReplica, synced every sync_interval
 seconds): a key the copy holds is answered seen with no round trip, as
 the index would answer it; the rest go to two-tier's statement.
 
+Hashes mode is index mode over a log of 64-bit hashes, with the same
+copy of its index in the crawler: the crawler hashes each key (XXH3-64,
+what the server would compute for it, doc/format.md) and sends the
+hashes the copy lacks; the server keeps 8 bytes a key and does no
+string work.  The keys are hashed as the crawler gives them, without
+their fragment: the server does not normalize them.
+
 Every mode answers the same question for a batch of keys (request URLs as
 Scrapy holds them, or ``fp:<fingerprint>`` for requests that are not GET
 or HEAD): which of them were not seen before, recording them as seen in
-the same statement.  The server normalizes each key with
-``url_normalize`` (so two spellings of one URL are one key) and a key
-that occurs twice in a batch, in any spelling, is new at most once: the
-first occurrence.
+the same statement.  Except in hashes mode, the server normalizes each key
+with ``url_normalize`` (so two spellings of one URL are one key) and a
+key that occurs twice in a batch, in any spelling, is new at most once:
+the first occurrence.  After a server's answer, replica and hashes
+modes answer the batch's keys locally until the next sync brings them
+into the copy.
 """
 
 import time
@@ -19,7 +28,9 @@ import time
 import psycopg2
 from psycopg2 import sql
 
-MODES = ("two-tier", "replica", "index", "exact")
+MODES = ("two-tier", "replica", "hashes", "index", "exact")
+# the modes with a copy of the index in the crawler
+REPLICA_MODES = ("replica", "hashes")
 
 
 class PostgresSeenStore:
@@ -50,14 +61,18 @@ class PostgresSeenStore:
         self.synced_at = None
         self.syncs = 0
         self.sync_pages = 0
+        # keys the server answered since the last sync (it holds them)
+        self._recent = set()
         self._build_sql()
 
     def _build_sql(self):
         t = self.table
         seen = sql.Identifier(t)
         log = sql.Identifier(t + "_log")
-        # the filter: on the exact table (two-tier, replica), on the log (index)
-        idx = sql.Identifier(t + "_log_urls" if self.mode == "index" else t + "_bf")
+        hashes = sql.Identifier(t + "_hashes")
+        # the filter: on the exact table (two-tier, replica), on a log
+        idx = sql.Identifier({"index": t + "_log_urls",
+                              "hashes": t + "_hashes_bf"}.get(self.mode, t + "_bf"))
         self._idx_ident = idx
         # $1: the batch; $2: the index (prepared once a connection, so the
         # statement is planned once, not on every batch)
@@ -101,6 +116,14 @@ class PostgresSeenStore:
                 ON CONFLICT DO NOTHING RETURNING url
             )
             SELECT c.ord FROM candidates c JOIN fresh USING (url)""").format(seen=seen)
+        elif self.mode == "hashes":
+            # doc/index.md's log of hashes: bloom_index_absent gives the
+            # batch's hashes the index surely lacks, each once
+            body = sql.SQL("""
+            INSERT INTO {hashes} (hs)
+            SELECT n FROM bloom_index_absent($2, $1::bigint[]) AS n
+            WHERE cardinality(n) > 0
+            RETURNING hs""").format(hashes=hashes)
         else:
             # the README's seen_log recipe: the bloomfilter index over an
             # append-only log of batches is the seen set
@@ -114,6 +137,7 @@ class PostgresSeenStore:
             )
             SELECT ord FROM new""").format(log=log)
         self._q_body = body
+        self._q_types = sql.SQL("bigint[], regclass" if self.mode == "hashes" else "text[], regclass")
         self.q_forget = sql.SQL(
             "DELETE FROM {seen} WHERE url IN (SELECT url_normalize(x) FROM unnest(%(keys)s::text[]) x)"
         ).format(seen=seen)
@@ -132,6 +156,14 @@ class PostgresSeenStore:
                 sql.SQL("CREATE TABLE IF NOT EXISTS {seen} (url text PRIMARY KEY)").format(seen=seen),
                 sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {seen} USING bloomfilter (url) {opts}").format(
                     idx=idx, seen=seen, opts=index_options),
+            ],
+            "hashes": [
+                # a row of 1,000 hashes (8 kB) stays in the heap page
+                sql.SQL("CREATE TABLE IF NOT EXISTS {hashes} (at timestamptz DEFAULT now(), hs bigint[]) "
+                        "WITH (toast_tuple_target = 8160)").format(hashes=hashes),
+                sql.SQL("CREATE INDEX IF NOT EXISTS {idx} ON {hashes} "
+                        "USING bloomfilter (hs bloomfilter_hash_array_ops) {opts}").format(
+                    idx=idx, hashes=hashes, opts=index_options),
             ],
             "index": [
                 sql.SQL("CREATE TABLE IF NOT EXISTS {log} (at timestamptz DEFAULT now(), urls text[])").format(log=log),
@@ -185,8 +217,8 @@ class PostgresSeenStore:
         # first batch prepares in the same round trip.
         execute = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)")
         if not self._prepared:
-            execute = sql.SQL("PREPARE bloomfilter_test_and_add(text[], regclass) AS {}; {}").format(
-                self._q_body, execute)
+            execute = sql.SQL("PREPARE bloomfilter_test_and_add({}) AS {}; {}").format(
+                self._q_types, self._q_body, execute)
         with self.conn.cursor() as cur:
             if self._prepared is None:
                 # a batch failed after PREPARE, which no rollback undoes
@@ -230,33 +262,62 @@ class PostgresSeenStore:
             return []
         start = time.perf_counter()
         try:
+            sent = self._hashes(keys) if self.mode == "hashes" else keys
             try:
-                rows = self._run_rolled_back_again(keys)
+                rows = self._run_rolled_back_again(sent)
             except (psycopg2.OperationalError, psycopg2.InterfaceError):
                 self._reconnect()
-                self._run(keys)
+                self._run(sent)
                 self.round_trips += 1
                 return [True] * len(keys)
             new = [False] * len(keys)
-            for (ord_,) in rows:
-                new[ord_ - 1] = True
+            if self.mode == "hashes":
+                # the row logged: the batch's hashes the index lacked, each once
+                absent = set(rows[0][0]) if rows else set()
+                for i, h in enumerate(sent):
+                    if h in absent:
+                        new[i] = True
+                        absent.discard(h)
+            else:
+                for (ord_,) in rows:
+                    new[ord_ - 1] = True
+            if self.mode in REPLICA_MODES:
+                self._recent.update(keys)
             return new
         finally:
             self.round_trips += 1
             self.db_seconds += time.perf_counter() - start
 
+    def _hashes(self, keys, signed=True):
+        """Hashes mode: each key's hash as the index's opclass takes it
+        (XXH3-64 of the key without its fragment, with the index's seed,
+        read by the first sync), as bigint values (signed=True) or as
+        numpy uint64."""
+        if self.replica is None:
+            self.sync()
+        from bloomfilter_reader.elements import hash_array
+        # a fragment never changes the page fetched (url_normalize drops it)
+        h = hash_array([k.partition("#")[0] for k in keys], self.replica.seed)
+        return h.view("<i8").tolist() if signed else h
+
     # ---- replica mode ----
 
     def local_seen(self, keys):
-        """Replica mode: for each key, True if the replica holds it (seen,
-        no round trip); else None, to ask the server.  Syncs the replica
-        first when it is older than sync_interval seconds.  Other modes:
-        all None."""
-        if self.mode != "replica":
+        """Replica and hashes modes: for each key, True if the replica
+        holds it, or the server answered it since the last sync (seen, no
+        round trip); else None, to ask the server.  Syncs the replica first
+        when it is older than sync_interval seconds.  Other modes: all
+        None."""
+        if self.mode not in REPLICA_MODES:
             return [None] * len(keys)
         if self.synced_at is None or time.monotonic() - self.synced_at >= self.sync_interval:
             self.sync()
-        return [True if hit else None for hit in self.replica.contains_many(keys)]
+        if self.mode == "hashes":
+            hits = self.replica.contains_hashes(self._hashes(keys, signed=False)).tolist()
+        else:
+            hits = self.replica.contains_many(keys)
+        recent = self._recent
+        return [True if hit or k in recent else None for k, hit in zip(keys, hits)]
 
     def sync(self):
         """Bring the replica up to date: one round trip, the index's pages
@@ -275,6 +336,8 @@ class PostgresSeenStore:
             self.syncs += 1
             self.sync_pages += n
             self.synced_at = time.monotonic()
+            # the answers before this sync are in the replica now
+            self._recent.clear()
         finally:
             self.round_trips += 1
             self.db_seconds += time.perf_counter() - start
@@ -282,7 +345,7 @@ class PostgresSeenStore:
     def forget(self, keys):
         """Un-record keys that were answered new but never scheduled."""
         keys = list(keys)
-        if not keys or self.mode in ("index", "replica") or self.conn is None:
+        if not keys or self.mode in ("index", "replica", "hashes") or self.conn is None:
             return False
         start = time.perf_counter()
         try:
