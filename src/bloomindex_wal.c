@@ -146,22 +146,21 @@ bfidx_preload_notice(Relation index)
 
 /*
  * Without the preload, the adds are logged as generic WAL records
- * (RM_GENERIC_ID), which every server replays with no module loaded; but
+ * (RM_GENERIC_ID), which every server replays with no module loaded, but
  * written here rather than by GenericXLogStart/Finish.  Those copy each
  * registered page, all 8 kB, and compare the copy with the page to find
- * what changed: for a batch whose adds fall on as many pages as it has
- * adds, that copy and compare was about two thirds of a test-and-add's
- * time.  The writer knows what it changes (the 64-byte blocks of its adds
- * and the special space), so it writes the delta generic_redo applies
- * straight away: per page, fragments of (uint16 offset, uint16 length,
- * the bytes), the format generic_xlog.c has read and written unchanged
- * from PostgreSQL 9.6 through 19.  A record holds at most
- * MAX_GENERIC_XLOG_PAGES pages (generic_redo's limit), the metapage
- * among them when a page borrowed from the pool; a page to initialize,
- * or one whose delta would not be smaller than its image, is logged as
- * its image.  test/t/008_index.pl replays these records on a standby
- * under wal_consistency_checking = 'generic', which compares every
- * replayed page with the primary's image.
+ * what changed; a batch's adds fall on about as many pages as it has
+ * adds, so that copy and compare costs more than the adds themselves.
+ * The writer knows what it changes (the 64-byte blocks of its adds and
+ * the special space), so it writes the delta generic_redo applies:
+ * per page, fragments of (uint16 offset, uint16 length, the bytes), the
+ * format generic_xlog.c has written and read unchanged from PostgreSQL
+ * 9.6 through 19.  A record holds at most MAX_GENERIC_XLOG_PAGES pages
+ * (generic_redo's limit), the metapage among them when a page borrowed
+ * from the pool; a page to initialize, or one whose delta would reach
+ * half a page, is logged as its image.  test/t/008_index.pl replays
+ * these records on a standby under wal_consistency_checking = 'generic',
+ * which compares every replayed page with the primary's image.
  */
 
 /* the bytes of one fragment: header and data */
@@ -180,36 +179,36 @@ write_fragment(char *out, Size offset, const char *data, Size len)
 }
 
 /*
- * The fragments that take block old to block new, at offset base of the
- * page: runs of changed bytes, two runs apart by less than a fragment
+ * The fragments that take the len bytes old to new, at offset base of
+ * the page: runs of changed bytes, two runs apart by less than a fragment
  * header joined (a header costs more than the equal bytes between them).
  */
 static char *
-block_delta(char *out, Size base, const uint8 *old, const uint8 *new)
+region_delta(char *out, Size base, const uint8 *old, const uint8 *new, int len)
 {
 	int			i = 0;
 
-	while (i < BFIDX_BLOCK_BYTES)
+	while (i < len)
 	{
 		int			start,
 					end,
 					gap;
 
-		while (i < BFIDX_BLOCK_BYTES && old[i] == new[i])
+		while (i < len && old[i] == new[i])
 			i++;
-		if (i == BFIDX_BLOCK_BYTES)
+		if (i == len)
 			break;
 		start = i;
 		end = i + 1;
-		for (i = end; i < BFIDX_BLOCK_BYTES; i++)
+		for (i = end; i < len; i++)
 		{
 			if (old[i] != new[i])
 				end = i + 1;
 			else
 			{
-				for (gap = i; gap < BFIDX_BLOCK_BYTES && old[gap] == new[gap]; gap++)
+				for (gap = i; gap < len && old[gap] == new[gap]; gap++)
 					;
-				if (gap == BFIDX_BLOCK_BYTES || gap - end >= (int) GENERIC_FRAG_HEADER)
+				if (gap == len || gap - end >= (int) GENERIC_FRAG_HEADER)
 					break;
 				i = gap - 1;
 			}
@@ -226,9 +225,9 @@ generic_delta_bound(int nadds)
 {
 	Size		blocks = Min(nadds, BFIDX_BLOCKS_PER_PAGE);
 
-	/* a block's changed bytes in at most BFIDX_BLOCK_BYTES / 2 fragments */
+	/* a region's changed bytes in at most one fragment every two bytes */
 	return blocks * (BFIDX_BLOCK_BYTES + BFIDX_BLOCK_BYTES / 2 * GENERIC_FRAG_HEADER) +
-		GENERIC_FRAG_HEADER + sizeof(BfIdxPageOpaque);
+		sizeof(BfIdxPageOpaque) + sizeof(BfIdxPageOpaque) / 2 * GENERIC_FRAG_HEADER;
 }
 
 /*
@@ -288,12 +287,13 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 				memcpy(&h, add + sizeof(s), sizeof(h));
 				bloom_block_set(block, h, nhashes);
 			}
-			out = block_delta(out, (char *) block - (char *) page, (const uint8 *) old,
-							  (const uint8 *) block);
+			out = region_delta(out, (char *) block - (char *) page, (const uint8 *) old,
+							   (const uint8 *) block, BFIDX_BLOCK_BYTES);
 		}
+		out = region_delta(out, (char *) bfidx_opaque_of(page) - (char *) page,
+						   (const uint8 *) bfidx_opaque_of(page),
+						   (const uint8 *) &pages[i].opaque, sizeof(BfIdxPageOpaque));
 		memcpy(bfidx_opaque_of(page), &pages[i].opaque, sizeof(BfIdxPageOpaque));
-		out = write_fragment(out, (char *) bfidx_opaque_of(page) - (char *) page,
-							 (const char *) &pages[i].opaque, sizeof(BfIdxPageOpaque));
 		len[i] = out - delta[i];
 		MarkBufferDirty(pages[i].buf);
 	}
