@@ -179,43 +179,44 @@ write_fragment(char *out, Size offset, const char *data, Size len)
 }
 
 /*
- * The fragments that take the len bytes old to new, at offset base of
- * the page: runs of changed bytes, two runs apart by less than a fragment
- * header joined (a header costs more than the equal bytes between them).
+ * The fragments that take the len bytes old to new (len a multiple of 8),
+ * at offset base of the page: runs of changed bytes, two runs apart by
+ * less than a fragment header joined (a header costs more than the equal
+ * bytes between them).  Equal words are passed over a word at a time.
  */
 static char *
 region_delta(char *out, Size base, const uint8 *old, const uint8 *new, int len)
 {
-	int			i = 0;
+	int			start = -1,
+				end = 0;
 
-	while (i < len)
+	Assert(len % sizeof(uint64) == 0);
+	for (int w = 0; w < len; w += sizeof(uint64))
 	{
-		int			start,
-					end,
-					gap;
+		uint64		a,
+					b;
 
-		while (i < len && old[i] == new[i])
-			i++;
-		if (i == len)
-			break;
-		start = i;
-		end = i + 1;
-		for (i = end; i < len; i++)
+		memcpy(&a, old + w, sizeof(a));
+		memcpy(&b, new + w, sizeof(b));
+		if (a == b)
+			continue;
+		for (int i = w; i < w + (int) sizeof(uint64); i++)
 		{
-			if (old[i] != new[i])
+			if (old[i] == new[i])
+				continue;
+			if (start >= 0 && i - end < (int) GENERIC_FRAG_HEADER)
 				end = i + 1;
 			else
 			{
-				for (gap = i; gap < len && old[gap] == new[gap]; gap++)
-					;
-				if (gap == len || gap - end >= (int) GENERIC_FRAG_HEADER)
-					break;
-				i = gap - 1;
+				if (start >= 0)
+					out = write_fragment(out, base + start, (const char *) new + start, end - start);
+				start = i;
+				end = i + 1;
 			}
 		}
-		out = write_fragment(out, base + start, (const char *) new + start, end - start);
-		i = end;
 	}
+	if (start >= 0)
+		out = write_fragment(out, base + start, (const char *) new + start, end - start);
 	return out;
 }
 
@@ -242,7 +243,7 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 					   Buffer metabuf, uint32 stage, uint64 pool)
 {
 	char	   *delta[MAX_GENERIC_XLOG_PAGES];
-	Size		len[MAX_GENERIC_XLOG_PAGES];
+	Size		len[MAX_GENERIC_XLOG_PAGES] = {0};
 	uint64		pooldelta[(GENERIC_FRAG_HEADER + sizeof(uint64)) / sizeof(uint64) + 1];
 	Size		poollen = 0;
 	XLogRecPtr	lsn;
