@@ -146,6 +146,13 @@ class StoreTest(unittest.TestCase):
         self.assertEqual((s.round_trips, s.syncs), (trips, 2))
         # the replica cannot forget: a forgotten key would stay "seen" in it
         self.assertFalse(s.forget(["http://a/1"]))
+        # the answers kept between syncs are bounded
+        import bloomfilter_scrapy.store as store_module
+        self.addCleanup(setattr, store_module, "RECENT_MAX", store_module.RECENT_MAX)
+        store_module.RECENT_MAX = 2
+        s.test_and_add(["http://a/6", "http://a/7", "http://a/8"])
+        s.test_and_add(["http://a/9"])
+        self.assertEqual(s._recent, {"http://a/9"})
 
     def test_hashes_mode(self):
         s = self.store("hashes")

@@ -31,6 +31,8 @@ from psycopg2 import sql
 MODES = ("two-tier", "replica", "hashes", "index", "exact")
 # the modes with a copy of the index in the crawler
 REPLICA_MODES = ("replica", "hashes")
+# keys answered since the last sync that those modes keep, at most
+RECENT_MAX = 1000000
 
 
 class PostgresSeenStore:
@@ -282,6 +284,9 @@ class PostgresSeenStore:
                 for (ord_,) in rows:
                     new[ord_ - 1] = True
             if self.mode in REPLICA_MODES:
+                # a crawl that never asks local_seen never syncs: bounded
+                if len(self._recent) > RECENT_MAX:
+                    self._recent.clear()
                 self._recent.update(keys)
             return new
         finally:
