@@ -28,9 +28,10 @@ class PostgresDupeFilter(BaseDupeFilter):
     """A duplicate filter whose seen set is in PostgreSQL (bloomfilter).
 
     Settings: BLOOMFILTER_DSN (libpq connection string), BLOOMFILTER_MODE
-    (two-tier, replica, index or exact), BLOOMFILTER_SYNC_INTERVAL (replica
-    mode: seconds between syncs of the crawler's copy of the index), BLOOMFILTER_TABLE (name of the table, and
-    the prefix of the others), BLOOMFILTER_BATCH_SIZE, BLOOMFILTER_CACHE_SIZE,
+    (two-tier, replica, hashes, index or exact), BLOOMFILTER_SYNC_INTERVAL
+    (replica and hashes modes: seconds between syncs of the crawler's copy
+    of the index), BLOOMFILTER_TABLE (name of the table, and the prefix of
+    the others), BLOOMFILTER_BATCH_SIZE, BLOOMFILTER_CACHE_SIZE,
     BLOOMFILTER_CAPACITY and BLOOMFILTER_FPR (of a filter created here).
     Answers come a batch at a time when PrefetchMiddleware is enabled.
     """
@@ -111,7 +112,7 @@ class PostgresDupeFilter(BaseDupeFilter):
                                 "never scheduled", len(left))
                 else:
                     logger.warning("bloomfilter: %d URLs answered new were never scheduled "
-                                   "and stay recorded as seen (index and replica modes cannot forget)",
+                                   "and stay recorded as seen (index, replica and hashes modes cannot forget)",
                                    len(left))
         finally:
             self._stats()
