@@ -1,13 +1,12 @@
 /*
  * bloomindex_wal.c
- *		The bloomfilter index's own WAL resource manager: one record for
- *		the adds to a group of data pages (bloomindex.h).
+ *		How the index's adds to a group of data pages are logged: the
+ *		module's own WAL resource manager (one record for the group), or,
+ *		without the preload, generic WAL records the module writes itself
+ *		(bloomindex.h).
  *
- * Generic WAL logs a page by comparing it, all 8 kB, with a copy taken
- * before the change; for an index whose every write sets a few bits in a
- * few 64-byte blocks of many pages, that compare and copy is 16 kB of
- * memory traffic for a few bytes changed.  This record says what changed
- * instead: per page, its special space after the change and each add as (block slot, hash),
+ * The own record says what changed in the fewest bytes: per page, its
+ * special space after the change and each add as (block slot, hash),
  * which redo sets again with the same bloom_block_set the writer used
  * (bfidx_apply_change), so a replayed page equals the written one.  A
  * metapage in the record carries the new pool of the stage whose pages
@@ -154,8 +153,8 @@ bfidx_preload_notice(Relation index)
  * The writer knows what it changes (the 64-byte blocks of its adds and
  * the special space), so it writes the delta generic_redo applies:
  * per page, fragments of (uint16 offset, uint16 length, the bytes), the
- * format generic_xlog.c has written and read unchanged from PostgreSQL
- * 9.6 through 19.  A record holds at most MAX_GENERIC_XLOG_PAGES pages
+ * format generic_xlog.c writes and reads in every PostgreSQL the module
+ * builds on.  A record holds at most MAX_GENERIC_XLOG_PAGES pages
  * (generic_redo's limit), the metapage among them when a page borrowed
  * from the pool; a page to initialize, or one whose delta would reach
  * half a page, is logged as its image.  test/t/008_index.pl replays
@@ -246,6 +245,10 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	Size		len[MAX_GENERIC_XLOG_PAGES] = {0};
 	uint64		pooldelta[(GENERIC_FRAG_HEADER + sizeof(uint64)) / sizeof(uint64) + 1];
 	Size		poollen = 0;
+	/* a page's blocks its adds touch, and its special space, before them */
+	char	   *old = palloc(BFIDX_BLOCKS_PER_PAGE * BFIDX_BLOCK_BYTES);
+	uint16		slots[BFIDX_BLOCKS_PER_PAGE];
+	BfIdxPageOpaque oldopaque;
 	XLogRecPtr	lsn;
 
 	Assert(npages > 0 && npages + (BufferIsValid(metabuf) ? 1 : 0) <= MAX_GENERIC_XLOG_PAGES);
@@ -257,46 +260,43 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	{
 		Page		page = BufferGetPage(pages[i].buf);
 		char	   *out = delta[i];
-		int			a = 0;
+		int			nslots = 0;
 
-		if (pages[i].init)
+		if (!pages[i].init)
 		{
-			bfidx_apply_change(page, true, &pages[i].opaque, nhashes, pages[i].adds,
-							   pages[i].nadds);
-			MarkBufferDirty(pages[i].buf);
-			continue;
-		}
-		/* the adds come sorted by slot: one run of adds a block */
-		while (a < pages[i].nadds)
-		{
-			uint16		slot;
-			uint64		old[BFIDX_BLOCK_BYTES / sizeof(uint64)];
-			uint64	   *block;
-
-			memcpy(&slot, pages[i].adds + (Size) a * BFIDX_WAL_ADD_BYTES, sizeof(slot));
-			block = bfidx_block_of(page, slot);
-			memcpy(old, block, BFIDX_BLOCK_BYTES);
-			for (; a < pages[i].nadds; a++)
+			/* the adds come sorted by slot: a block's first add takes its copy */
+			for (int a = 0; a < pages[i].nadds; a++)
 			{
-				const char *add = pages[i].adds + (Size) a * BFIDX_WAL_ADD_BYTES;
-				uint16		s;
-				uint64		h;
+				uint16		slot;
 
-				memcpy(&s, add, sizeof(s));
-				if (s != slot)
-					break;
-				memcpy(&h, add + sizeof(s), sizeof(h));
-				bloom_block_set(block, h, nhashes);
+				memcpy(&slot, pages[i].adds + (Size) a * BFIDX_WAL_ADD_BYTES, sizeof(slot));
+				if (nslots > 0 && slots[nslots - 1] == slot)
+					continue;
+				slots[nslots] = slot;
+				memcpy(old + (Size) nslots * BFIDX_BLOCK_BYTES, bfidx_block_of(page, slot),
+					   BFIDX_BLOCK_BYTES);
+				nslots++;
 			}
-			out = region_delta(out, (char *) block - (char *) page, (const uint8 *) old,
+			oldopaque = *bfidx_opaque_of(page);
+		}
+		/* the bits set as redo of the module's own record sets them */
+		bfidx_apply_change(page, pages[i].init, &pages[i].opaque, nhashes, pages[i].adds,
+						   pages[i].nadds);
+		MarkBufferDirty(pages[i].buf);
+		if (pages[i].init)
+			continue;
+		for (int k = 0; k < nslots; k++)
+		{
+			char	   *block = (char *) bfidx_block_of(page, slots[k]);
+
+			out = region_delta(out, block - (char *) page,
+							   (const uint8 *) old + (Size) k * BFIDX_BLOCK_BYTES,
 							   (const uint8 *) block, BFIDX_BLOCK_BYTES);
 		}
 		out = region_delta(out, (char *) bfidx_opaque_of(page) - (char *) page,
-						   (const uint8 *) bfidx_opaque_of(page),
-						   (const uint8 *) &pages[i].opaque, sizeof(BfIdxPageOpaque));
-		memcpy(bfidx_opaque_of(page), &pages[i].opaque, sizeof(BfIdxPageOpaque));
+						   (const uint8 *) &oldopaque, (const uint8 *) bfidx_opaque_of(page),
+						   sizeof(BfIdxPageOpaque));
 		len[i] = out - delta[i];
-		MarkBufferDirty(pages[i].buf);
 	}
 	if (BufferIsValid(metabuf))
 	{
@@ -335,6 +335,7 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	for (int i = 0; i < npages; i++)
 		if (delta[i] != NULL)
 			pfree(delta[i]);
+	pfree(old);
 }
 
 #ifdef PGBF_CUSTOM_WAL
