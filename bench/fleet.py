@@ -460,18 +460,15 @@ def main():
             r["lost"], 100.0 * r["lost"] / len(expected), r["dups"], r["old_as_new"]))
     print()
     ratios = []
-    if "index" in rows and "replica" in rows:
-        ratios.append("server CPU a link, index / replica: %.1fx (target 5x)"
-                      % (rows["index"]["server_cpu"] / max(rows["replica"]["server_cpu"], 1e-9)))
-    if "index" in rows and "index+replica" in rows:
-        ratios.append("server CPU a link, index / index+replica: %.1fx (target 5x)"
-                      % (rows["index"]["server_cpu"] / max(rows["index+replica"]["server_cpu"], 1e-9)))
-    if "index" in rows and "hashes" in rows:
-        ratios.append("server CPU a link, index / hashes: %.1fx (target 5x)"
-                      % (rows["index"]["server_cpu"] / max(rows["hashes"]["server_cpu"], 1e-9)))
-    if "two-tier" in rows and "replica" in rows:
-        ratios.append("server CPU a link, two-tier / replica: %.1fx"
-                      % (rows["two-tier"]["server_cpu"] / max(rows["replica"]["server_cpu"], 1e-9)))
+    # (baseline, mode, the target)
+    for base, mode, target in (("index", "replica", " (target 5x)"),
+                               ("index", "index+replica", " (target 5x)"),
+                               ("index", "hashes", " (target 5x)"),
+                               ("two-tier", "replica", "")):
+        if base in rows and mode in rows:
+            ratios.append("server CPU a link, %s / %s: %.1fx%s"
+                          % (base, mode, rows[base]["server_cpu"] / max(rows[mode]["server_cpu"], 1e-9),
+                             target))
     if "redis" in rows:
         for mode in ("hashes", "index+replica", "replica", "index", "two-tier"):
             if mode in rows:
