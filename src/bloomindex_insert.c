@@ -176,11 +176,13 @@ commit_changes(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxPageChange
  * must borrow from the pool; the adds are worked out on copies of their
  * blocks (page_changes), then applied and logged at once
  * (commit_changes).  What a page cannot take (the stage is full) goes to
- * h[*left ..].  Returns where the next group starts.
+ * h[*left ..].  The pages of the adds a few on are prefetched as each
+ * page is read; *prefetched is how far.  Returns where the next group
+ * starts.
  */
 static int
 add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int j, int m,
-		  uint64 *h, int *left, BfIdxLog log)
+		  int *prefetched, uint64 *h, int *left, BfIdxLog log)
 {
 	const BfIdxStage *s = &meta->stages[st];
 	BfIdxPageChange pages[BFIDX_WAL_MAX_PAGES];
@@ -204,6 +206,12 @@ add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 			e++;
 		/* the rest of a page's adds go in the next group, not this one */
 		split = e < m && pos[e].block / BFIDX_BLOCKS_PER_PAGE == p;
+		if (*prefetched < Min(m, e + BFIDX_PREFETCH_AHEAD))
+		{
+			bfidx_prefetch_positions(index, s, pos, Max(*prefetched, j),
+									 Min(m, e + BFIDX_PREFETCH_AHEAD), true);
+			*prefetched = Min(m, e + BFIDX_PREFETCH_AHEAD);
+		}
 		CHECK_FOR_INTERRUPTS();
 		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
 		/* a batch of elements already in: nothing to write */
@@ -333,6 +341,7 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 		uint64		nblocks;
 		int			m = 0,
 					j,
+					prefetched,
 					left;
 
 		bfidx_read_meta(index, &meta);
@@ -364,8 +373,9 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 		 * theirs (each within its budget, so the stage's rate holds).
 		 */
 		left = 0;
+		prefetched = 0;
 		for (j = 0; j < m;)
-			j = add_group(index, &meta, last, pos, j, m, h, &left, log);
+			j = add_group(index, &meta, last, pos, j, m, &prefetched, h, &left, log);
 		if (left == 0)
 			break;
 

@@ -281,18 +281,29 @@ extern void bfidx_sort_by_page(BfIdxHashPos *pos, int n);
 extern int	bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *skip,
 								  uint64 nblocks);
 
-/* is h in stage s? (the page locked, pinned by the caller) */
+/*
+ * is h in stage s? (the page locked, pinned by the caller)  A page not
+ * written yet is all zeros, so its blocks answer "absent" as they are,
+ * and its header, a cache line more to read, need not be asked.
+ */
 static inline bool
 bfidx_page_contains(Page page, const BfIdxStage *s, uint64 block, uint64 h)
 {
-	if (PageIsNew(page))
-		return false;
 	return bloom_block_contains(bfidx_block_of(page, block % BFIDX_BLOCKS_PER_PAGE), h,
 								s->geo.nhashes);
 }
 
 extern void bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h,
 								  int n, bool *out);
+/*
+ * How many keys ahead a probe or an add prefetches their pages' lines:
+ * enough to overlap the memory latency of an index larger than the
+ * CPU's caches, where each key's lines are misses of their own.
+ */
+#define BFIDX_PREFETCH_AHEAD	8
+
+extern void bfidx_prefetch_positions(Relation index, const BfIdxStage *s,
+									 const BfIdxHashPos *pos, int from, int to, bool add);
 
 /* ---- adds (bloomindex_insert.c) ---- */
 

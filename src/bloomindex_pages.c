@@ -12,6 +12,7 @@
 #include "access/generic_xlog.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
+#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "utils/array.h"
@@ -440,31 +441,51 @@ bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *ski
 }
 
 /*
- * How many probes ahead bfidx_contains_hashes prefetches: enough to
- * overlap the memory latency of an index larger than the CPU's caches,
- * where each probe's block is a miss of its own.
- */
-#define BFIDX_PROBE_PREFETCH_AHEAD	8
-
-/*
- * Prefetch the 64-byte block `slot` of page blk from the buffer the
- * page was last found in, without pinning it: a buffer's memory is
- * always mapped, so a stale hint only fetches a line for nothing.
- * always_inline: GCC deletes calls to a function whose only statement
- * is a prefetch (CONTRIBUTING.md).
+ * Prefetch what reading page blk's 64-byte block `slot` touches, from
+ * the buffer the page was last found in, without pinning it: the
+ * buffer's descriptor (pinning and locking write to it) and the block;
+ * for an add also the page's header and special space, which the add
+ * reads and rewrites.  In an index larger than the CPU's caches each is
+ * a miss of its own, a key's page being seldom the last key's.  A
+ * buffer's memory and descriptor are always mapped, so a stale hint
+ * only fetches lines for nothing.  always_inline: GCC deletes calls to
+ * a function whose only statements are prefetches (CONTRIBUTING.md).
  */
 static inline __attribute__((always_inline)) void
-prefetch_hinted_block(const BfIdxBufHints *hints, BlockNumber blk, uint64 slot)
+prefetch_hinted_page(const BfIdxBufHints *hints, BlockNumber blk, uint64 slot, bool add)
 {
 	if (hints != NULL && blk < hints->n && hints->buf[blk] > 0)
-		__builtin_prefetch((const char *) BufferGetBlock(hints->buf[blk]) + BFIDX_DATA_OFFSET +
-						   slot * BFIDX_BLOCK_BYTES);
+	{
+		const char *page = BufferGetBlock(hints->buf[blk]);
+
+		__builtin_prefetch(GetBufferDescriptor(hints->buf[blk] - 1), 1);
+		if (add)
+		{
+			__builtin_prefetch(page + BFIDX_DATA_OFFSET + slot * BFIDX_BLOCK_BYTES, 1);
+			__builtin_prefetch(page, 0);
+			__builtin_prefetch(page + BLCKSZ - BFIDX_SPECIAL_SIZE, 1);
+		}
+		else
+			__builtin_prefetch(page + BFIDX_DATA_OFFSET + slot * BFIDX_BLOCK_BYTES, 0);
+	}
+}
+
+/* prefetch_hinted_page for pos[from .. to) of stage s */
+void
+bfidx_prefetch_positions(Relation index, const BfIdxStage *s, const BfIdxHashPos *pos,
+						 int from, int to, bool add)
+{
+	const BfIdxBufHints *hints = (const BfIdxBufHints *) index->rd_amcache;
+
+	for (int j = from; j < to; j++)
+		prefetch_hinted_page(hints, (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE),
+							 pos[j].block % BFIDX_BLOCKS_PER_PAGE, add);
 }
 
 /*
  * out[i] |= whether h[i] is in any stage.  The probes go through each
  * stage's pages in order, each page read once, the block of the probe
- * BFIDX_PROBE_PREFETCH_AHEAD further on prefetched.
+ * BFIDX_PREFETCH_AHEAD further on prefetched.
  */
 void
 bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
@@ -482,23 +503,15 @@ bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, in
 		int			checked = 0;
 
 		m = bfidx_stage_positions(pos, h, n, out, nblocks);
-		for (int j = 0; j < m && j < BFIDX_PROBE_PREFETCH_AHEAD; j++)
-			prefetch_hinted_block((const BfIdxBufHints *) index->rd_amcache,
-								  (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE),
-								  pos[j].block % BFIDX_BLOCKS_PER_PAGE);
+		bfidx_prefetch_positions(index, s, pos, 0, Min(m, BFIDX_PREFETCH_AHEAD), false);
 		for (int j = 0; j < m; j++)
 		{
 			BlockNumber blk = (BlockNumber) (s->first_block + pos[j].block / BFIDX_BLOCKS_PER_PAGE);
 
-			if (j + BFIDX_PROBE_PREFETCH_AHEAD < m)
-			{
-				const BfIdxHashPos *a = &pos[j + BFIDX_PROBE_PREFETCH_AHEAD];
-
-				/* the hints may have grown (and moved) in a read: fetched each time */
-				prefetch_hinted_block((const BfIdxBufHints *) index->rd_amcache,
-									  (BlockNumber) (s->first_block + a->block / BFIDX_BLOCKS_PER_PAGE),
-									  a->block % BFIDX_BLOCKS_PER_PAGE);
-			}
+			/* the hints may have grown (and moved) in a read: fetched each time */
+			if (j + BFIDX_PREFETCH_AHEAD < m)
+				bfidx_prefetch_positions(index, s, pos, j + BFIDX_PREFETCH_AHEAD,
+										 j + BFIDX_PREFETCH_AHEAD + 1, false);
 
 			if (blk != cur)
 			{
