@@ -182,7 +182,7 @@ commit_changes(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxPageChange
  */
 static int
 add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, int j, int m,
-		  int *prefetched, uint64 *h, int *left, BfIdxLog log)
+		  int *prefetched, const bool *fresh, uint64 *h, int *left, BfIdxLog log)
 {
 	const BfIdxStage *s = &meta->stages[st];
 	BfIdxPageChange pages[BFIDX_WAL_MAX_PAGES];
@@ -214,13 +214,21 @@ add_group(Relation index, const BfIdxMeta *meta, uint32 st, BfIdxHashPos *pos, i
 		}
 		CHECK_FOR_INTERRUPTS();
 		buf = bfidx_read_page(index, (BlockNumber) (s->first_block + p));
-		/* a batch of elements already in: nothing to write */
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		for (i = j; i < e; i++)
-			if (!bfidx_page_contains(page, s, pos[i].block, pos[i].h))
-				break;
-		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		/*
+		 * a batch of elements already in: nothing to write (not asked when
+		 * the page's first element is known to be absent)
+		 */
+		if (fresh != NULL && fresh[pos[j].idx])
+			i = j;
+		else
+		{
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			for (i = j; i < e; i++)
+				if (!bfidx_page_contains(page, s, pos[i].block, pos[i].h))
+					break;
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		}
 		if (i == e)
 			ReleaseBuffer(buf);
 		else
@@ -323,8 +331,27 @@ stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHas
  * nothing else takes), so none spends the pool between another's check
  * and its adds.
  */
+static void add_hashes(Relation index, uint64 *h, int n, bool wal, const bool *fresh,
+					   uint32 fresh_nstages);
+
 void
 bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
+{
+	add_hashes(index, h, n, wal, NULL, 0);
+}
+
+/*
+ * fresh (or NULL): which of h a probe of this transaction found in none
+ * of the fresh_nstages stages the index had then.  If it has as many
+ * now, those need not be probed in the older stages again, nor their
+ * pages asked under a share lock whether they hold them already, as only
+ * the newest stage takes adds.  (A writer that read the metapage before
+ * the newest stage was added may still add to the stage before it; a key
+ * it adds there and this flush adds to the newest is in twice: a few
+ * bits spent, not a wrong answer.)
+ */
+static void
+add_hashes(Relation index, uint64 *h, int n, bool wal, const bool *fresh, uint32 fresh_nstages)
 {
 	BfIdxHashPos *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
 	bool	   *seen = palloc(sizeof(bool) * Max(n, 1));
@@ -356,12 +383,33 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 		nblocks = s->geo.nbits / BLOOM_BLOCK_BITS;
 
 		memset(seen, 0, sizeof(bool) * n);
+		if (meta.nstages != fresh_nstages)
+			fresh = NULL;
 		if (last > 0)
 		{
 			BfIdxMeta	older = meta;
 
 			older.nstages = last;
-			bfidx_contains_hashes(index, &older, h, n, seen);
+			if (fresh == NULL)
+				bfidx_contains_hashes(index, &older, h, n, seen);
+			else
+			{
+				/* only the hashes not known to be absent */
+				uint64	   *rest = palloc(sizeof(uint64) * Max(n, 1));
+				bool	   *in = palloc0(sizeof(bool) * Max(n, 1));
+				int			r = 0;
+
+				for (int i = 0; i < n; i++)
+					if (!fresh[i])
+						rest[r++] = h[i];
+				bfidx_contains_hashes(index, &older, rest, r, in);
+				r = 0;
+				for (int i = 0; i < n; i++)
+					if (!fresh[i])
+						seen[i] = in[r++];
+				pfree(rest);
+				pfree(in);
+			}
 		}
 		m = bfidx_stage_positions(pos, h, n, seen, nblocks);
 		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
@@ -375,7 +423,9 @@ bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal)
 		left = 0;
 		prefetched = 0;
 		for (j = 0; j < m;)
-			j = add_group(index, &meta, last, pos, j, m, &prefetched, h, &left, log);
+			j = add_group(index, &meta, last, pos, j, m, &prefetched, fresh, h, &left, log);
+		/* h is the caller's only on the first pass: then fresh applies */
+		fresh = NULL;
 		if (left == 0)
 			break;
 
@@ -424,6 +474,14 @@ typedef struct PendingAdds
 	int			max;
 	int			limit;			/* flush when this many wait */
 	uint64	   *h;
+	bool	   *fresh;			/* h[i] found absent by a probe (below) */
+	int			nfresh;
+	/* what probes found absent, in order, at most limit; absent_at: next */
+	uint64	   *absent;
+	int			nabsent;
+	int			maxabsent;
+	int			absent_at;
+	uint32		absent_nstages;
 } PendingAdds;
 
 static List *pending = NIL;		/* of PendingAdds *, in TopTransactionContext */
@@ -441,10 +499,12 @@ flush_one(PendingAdds *pa)
 	{
 		if (index->rd_rel->relkind == RELKIND_INDEX && index->rd_indam != NULL &&
 			index->rd_indam->aminsert == bfidx_insert)
-			bfidx_add_hashes(index, pa->h, pa->n, true);
+			add_hashes(index, pa->h, pa->n, true, pa->nfresh > 0 ? pa->fresh : NULL,
+					   pa->absent_nstages);
 		relation_close(index, RowExclusiveLock);
 	}
 	pa->n = 0;
+	pa->nfresh = 0;
 }
 
 /* add what waits for indexoid (every index: InvalidOid) */
@@ -462,29 +522,78 @@ bfidx_flush_pending(Oid indexoid)
 	}
 }
 
-static void
-pending_add(Relation index, const uint64 *h, int n)
+/* the transaction's waiting adds of index, made on first use */
+static PendingAdds *
+pending_of(Relation index)
 {
 	Oid			indexoid = RelationGetRelid(index);
-	PendingAdds *pa = NULL;
+	PendingAdds *pa;
 	ListCell   *lc;
+	MemoryContext old;
+	uint64		per_pages;
 
 	foreach(lc, pending)
 		if (((PendingAdds *) lfirst(lc))->indexoid == indexoid)
-			pa = (PendingAdds *) lfirst(lc);
-	if (pa == NULL)
-	{
-		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
-		uint64		per_pages = (uint64) RelationGetNumberOfBlocks(index) * PENDING_PER_PAGE;
+			return (PendingAdds *) lfirst(lc);
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	per_pages = (uint64) RelationGetNumberOfBlocks(index) * PENDING_PER_PAGE;
+	pa = palloc0(sizeof(PendingAdds));
+	pa->indexoid = indexoid;
+	pa->limit = (int) Max(PENDING_MAX, Min(per_pages, PENDING_MAX_BIG));
+	pa->max = 1024;
+	pa->h = palloc(sizeof(uint64) * pa->max);
+	pa->fresh = palloc(sizeof(bool) * pa->max);
+	pending = lappend(pending, pa);
+	MemoryContextSwitchTo(old);
+	return pa;
+}
 
-		pa = palloc0(sizeof(PendingAdds));
-		pa->indexoid = indexoid;
-		pa->limit = (int) Max(PENDING_MAX, Min(per_pages, PENDING_MAX_BIG));
-		pa->max = 1024;
-		pa->h = palloc(sizeof(uint64) * pa->max);
-		pending = lappend(pending, pa);
-		MemoryContextSwitchTo(old);
+/*
+ * Keep h[i], where !in[i], as found in none of the nstages stages of
+ * index by a probe of this transaction (bloom_index_absent's), in order:
+ * a crawler then inserts those as a row, in that order, and pending_add
+ * marks each such add fresh as it meets them, which is cheaper than a
+ * lookup.  A probe of an index grown since the last one starts anew.
+ * Past the flush limit, no more are kept.
+ */
+void
+bfidx_note_absent(Relation index, const uint64 *h, const bool *in, int n, uint32 nstages)
+{
+	PendingAdds *pa = pending_of(index);
+
+	if (pa->absent_nstages != nstages)
+	{
+		pa->nabsent = pa->absent_at = 0;
+		pa->absent_nstages = nstages;
+		if (pa->nfresh > 0)
+			memset(pa->fresh, 0, sizeof(bool) * pa->n);
+		pa->nfresh = 0;
 	}
+	/* what the adds have met is not kept */
+	if (pa->absent_at == pa->nabsent)
+		pa->nabsent = pa->absent_at = 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (in[i])
+			continue;
+		if (pa->nabsent == pa->maxabsent)
+		{
+			if (pa->maxabsent >= pa->limit)
+				return;
+			pa->maxabsent = pa->maxabsent == 0 ? 1024 : pa->maxabsent * 2;
+			pa->absent = pa->absent == NULL ?
+				MemoryContextAlloc(TopTransactionContext, sizeof(uint64) * pa->maxabsent) :
+				repalloc(pa->absent, sizeof(uint64) * pa->maxabsent);
+		}
+		pa->absent[pa->nabsent++] = h[i];
+	}
+}
+
+static void
+pending_add(Relation index, const uint64 *h, int n)
+{
+	PendingAdds *pa = pending_of(index);
+
 	for (int i = 0; i < n; i++)
 	{
 		if (pa->n == pa->max)
@@ -495,7 +604,14 @@ pending_add(Relation index, const uint64 *h, int n)
 			{
 				pa->max *= 2;
 				pa->h = repalloc(pa->h, sizeof(uint64) * pa->max);
+				pa->fresh = repalloc(pa->fresh, sizeof(bool) * pa->max);
 			}
+		}
+		pa->fresh[pa->n] = pa->absent_at < pa->nabsent && pa->absent[pa->absent_at] == h[i];
+		if (pa->fresh[pa->n])
+		{
+			pa->absent_at++;
+			pa->nfresh++;
 		}
 		pa->h[pa->n++] = h[i];
 	}

@@ -309,6 +309,8 @@ extern void bfidx_prefetch_positions(Relation index, const BfIdxStage *s,
 
 extern void bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal);
 extern void bfidx_flush_pending(Oid indexoid);
+extern void bfidx_note_absent(Relation index, const uint64 *h, const bool *in, int n,
+							  uint32 nstages);
 
 /*
  * The bloomfilter indexes an index argument of a SQL function stands for,

@@ -258,10 +258,12 @@ check_elem_type(Relation index, Oid elemtype)
  * function.  known (or NULL): items' hashes as element kind known_kind
  * (a PgbfElem, or BFIDX_KIND_IDENTITY) hashes them with the default
  * seed, used for a leaf whose support function and seed are those.
+ * note: keep the hashes found absent for the transaction's adds
+ * (bfidx_note_absent).
  */
 static void
 probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int count,
-			 bool *found, const uint64 *known, int known_kind)
+			 bool *found, const uint64 *known, int known_kind, bool note)
 {
 	for (int l = 0; l < p->nleaves; l++)
 	{
@@ -284,6 +286,8 @@ probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int 
 				h[m++] = reuse ? known[i] : bfidx_hash_one(&hs, items[i]);
 		}
 		bfidx_contains_hashes(index, meta, h, m, f);
+		if (note)
+			bfidx_note_absent(index, h, f, m, meta->nstages);
 		m = 0;
 		for (int i = 0; i < count; i++)
 			if (!(skip && skip[i]) && !found[i])
@@ -339,7 +343,7 @@ index_contains_impl(FunctionCallInfo fcinfo)
 		count = 1;
 	}
 	found = palloc0(sizeof(bool) * Max(count, 1));
-	probe_leaves(p, items, nulls, count, found, NULL, -1);
+	probe_leaves(p, items, nulls, count, found, NULL, -1, false);
 	pgbf_index_probe_close(p);
 
 	if (!is_array)
@@ -469,7 +473,7 @@ index_absent_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 	}
 	pfree(slots);
 
-	probe_leaves(p, items, NULL, count, found, dh, dedup_kind);
+	probe_leaves(p, items, NULL, count, found, dh, dedup_kind, true);
 	pgbf_index_probe_close(p);
 
 	out = palloc(sizeof(Datum) * Max(count, 1));
