@@ -33,6 +33,9 @@
 #                                     always), as issue 48's measurements
 #                                     were made; the report's name gets
 #                                     _relaxed
+#   BENCH_INDEX_HUGE_PAGES=1          huge_pages = on, with vm.nr_hugepages
+#                                     raised for the run (and put back);
+#                                     the report's name gets _huge
 #   BENCH_INDEX_INSTALL=0             skip building and installing bloomfilter
 #   BENCH_INDEX_KEEP=1                keep the scratch dir (/tmp/bench-index-*)
 #   REDISBLOOM_TARBALL, REDISBLOOM_CACHE  source, and where the built .so is
@@ -64,10 +67,12 @@ SHARED_BUFFERS=${BENCH_INDEX_SHARED_BUFFERS:-2GB}
 PIN=${BENCH_INDEX_PIN:-0}
 PRELOAD=${BENCH_INDEX_PRELOAD:-1}
 RELAXED=${BENCH_INDEX_RELAXED:-0}
+HUGE=${BENCH_INDEX_HUGE_PAGES:-0}
 # without the preload (generic WAL) the index's report is kept apart, and
 # so is a relaxed run's
 [ "$MODE" != index ] || [ "$PRELOAD" = 1 ] || RESULTS_FILE=bench/results/index_generic_latest.txt
 [ "$RELAXED" != 1 ] || RESULTS_FILE=${RESULTS_FILE%_latest.txt}_relaxed_latest.txt
+[ "$HUGE" != 1 ] || RESULTS_FILE=${RESULTS_FILE%_latest.txt}_huge_latest.txt
 DATA=../shared/data
 
 if [ "${1:-}" != "--stage2" ]; then
@@ -87,8 +92,10 @@ if [ "${1:-}" != "--stage2" ]; then
 	[ "$(id -u)" != 0 ] || chown -R "$TEST_USER" "$scratch"
 	log "index benchmark in $scratch"
 	status=0
+	[ "$HUGE" != 1 ] || hugepages_before=$(bench_hugepages "$SHARED_BUFFERS")
 	as_user env MODE="$MODE" SIZES="$SIZES" BATCHES="$BATCHES" ROUNDS="$ROUNDS" PG_PREFILL="$PG_PREFILL" PIN="$PIN" PRELOAD="$PRELOAD" RELAXED="$RELAXED" \
-		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
+		HUGE="$HUGE" SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_bench.sh" --stage2 "$scratch" || status=$?
+	[ "$HUGE" != 1 ] || bench_hugepages_restore "$hugepages_before"
 	bench_finish "$scratch" $status "$RESULTS_FILE" "${BENCH_INDEX_KEEP:-0}"
 fi
 
@@ -108,6 +115,11 @@ psql() { bench_psql "$@"; }
 bench_server_settings "$SHARED_BUFFERS" "$PRELOAD"
 if [ "$RELAXED" = 1 ]; then
 	psql -c "ALTER SYSTEM SET synchronous_commit = off" -c "ALTER SYSTEM SET full_page_writes = off"
+fi
+# huge pages: a probe or an add at 100M keys lands on a page of its own,
+# each a TLB miss with 4 kB pages (bench/README.md)
+if [ "$HUGE" = 1 ]; then
+	psql -c "ALTER SYSTEM SET huge_pages = on"
 fi
 # BENCH_INDEX_PIN=1: both servers on the last CPU, the client on the
 # others, so each request crosses between the same two CPUs on both sides
@@ -337,7 +349,8 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 	echo "- PostgreSQL: $("$PG_BINDIR/postgres" --version | sed 's/^postgres (PostgreSQL) //'), bloomfilter" \
 		"$(psql -Atc "SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'")," \
 		"shared_buffers = $SHARED_BUFFERS, fsync = off, jit = off, unix socket, libpq, parameters in text form (set H: bigint[] in binary)"
-	echo "- synchronous_commit = $(psql -Atc "SHOW synchronous_commit"), full_page_writes = $(psql -Atc "SHOW full_page_writes")"
+	echo "- synchronous_commit = $(psql -Atc "SHOW synchronous_commit"), full_page_writes = $(psql -Atc "SHOW full_page_writes")," \
+		"huge_pages = $(psql -Atc "SHOW huge_pages") (Redis: its default, disable-thp yes)"
 	echo "- index WAL: $(psql -Atc "SELECT CASE WHEN current_setting('bloomfilter.wal_rmgr_id', true) IS NOT NULL AND current_setting('bloomfilter.index_wal') = 'auto' THEN 'the module''s own records (preloaded)' ELSE 'generic WAL' END")"
 	echo "- Redis: $(redis-server --version | awk '{print $3}' | sed 's/^v=//')," \
 		"RedisBloom $RB_VERSION (gcc -O3, ../shared/peers/README.md), no persistence, unix socket, hiredis"

@@ -65,6 +65,23 @@ bench_server_settings() {
 	fi
 }
 
+# bench_hugepages SHARED_BUFFERS (as root): reserve enough 2 MB huge
+# pages for a server with those shared buffers (vm.nr_hugepages, with a
+# margin for PostgreSQL's other shared memory), printing the count there
+# was before, for bench_hugepages_restore COUNT once the server is down
+bench_hugepages() {
+	local mb before
+	mb=$(echo "$1" | awk '/GB$/ { print $0 * 1024; next } /MB$/ { print $0 + 0; next } { exit 1 }') ||
+		{ echo "bench_hugepages: give shared_buffers in MB or GB, not $1" >&2; return 2; }
+	before=$(cat /proc/sys/vm/nr_hugepages)
+	echo $((mb / 2 * 115 / 100 + 64)) >/proc/sys/vm/nr_hugepages
+	echo "$before"
+}
+
+bench_hugepages_restore() {
+	echo "$1" >/proc/sys/vm/nr_hugepages
+}
+
 # bench_redis_start SCRATCH DIR [PREFIX...]: a redis-server with
 # RedisBloom (SCRATCH/redisbloom.so) on the unix socket SCRATCH/redis.sock,
 # its data in DIR, started through PREFIX (a taskset, say); returns once it
