@@ -21,6 +21,9 @@
 #   BENCH_BILLION_SHARED_BUFFERS=4GB  the index inside shared buffers
 #   BENCH_BILLION_SMALL_BUFFERS=512MB the index larger than shared buffers
 #   BENCH_BILLION_REDIS=1             0: no RedisBloom side
+#   BENCH_BILLION_HUGE_PAGES=1        huge_pages = on, vm.nr_hugepages raised
+#                                     for the run (and put back); the
+#                                     results' names get _huge
 #   BENCH_BILLION_INSTALL=0           skip building and installing bloomfilter
 #   BENCH_BILLION_KEEP=1              keep the scratch dir (/tmp/bench-billion-*)
 #
@@ -59,9 +62,12 @@ SB_IN=${BENCH_BILLION_SHARED_BUFFERS:-4GB}
 SB_OUT=${BENCH_BILLION_SMALL_BUFFERS:-512MB}
 REDIS=${BENCH_BILLION_REDIS:-1}
 ROW=10000
-RESULTS_FILE=bench/results/index_billion_latest.txt
-DAT_FILE=bench/results/index_billion.dat
-PNG_FILE=bench/index_billion.png
+HUGE=${BENCH_BILLION_HUGE_PAGES:-0}
+suffix=
+[ "$HUGE" != 1 ] || suffix=_huge
+RESULTS_FILE=bench/results/index_billion${suffix}_latest.txt
+DAT_FILE=bench/results/index_billion$suffix.dat
+PNG_FILE=bench/index_billion$suffix.png
 
 if [ $((KEYS % STEP)) -ne 0 ] || [ $((STEP % TXN)) -ne 0 ] || [ $((TXN % ROW)) -ne 0 ]; then
 	echo "BENCH_BILLION_KEYS must be a multiple of _STEP, _STEP of _TXN, _TXN of $ROW" >&2
@@ -91,9 +97,11 @@ if [ "${1:-}" != "--stage2" ]; then
 	[ "$(id -u)" != 0 ] || chown -R "$TEST_USER" "$scratch"
 	log "billion-key benchmark in $scratch"
 	status=0
+	[ "$HUGE" != 1 ] || hugepages_before=$(bench_hugepages "$SB_IN")
 	as_user env KEYS="$KEYS" STEP="$STEP" TXN="$TXN" STEP_PROBES="$STEP_PROBES" FP_PROBES="$FP_PROBES" \
-		BATCHES="$BATCHES" SB_IN="$SB_IN" SB_OUT="$SB_OUT" REDIS="$REDIS" \
+		BATCHES="$BATCHES" SB_IN="$SB_IN" SB_OUT="$SB_OUT" REDIS="$REDIS" HUGE="$HUGE" \
 		bash "$PWD/bench/index_billion.sh" --stage2 "$scratch" || status=$?
+	[ "$HUGE" != 1 ] || bench_hugepages_restore "$hugepages_before"
 	if [ "$status" -eq 0 ]; then
 		cp "$scratch/index_billion.dat" "$DAT_FILE"
 		cp "$scratch/index_billion.png" "$PNG_FILE"
@@ -126,6 +134,7 @@ put load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 start_cluster "$scratch"
 bench_server_settings "$SB_IN" 1
+[ "$HUGE" != 1 ] || psql -c "ALTER SYSTEM SET huge_pages = on"
 # WAL kept within bounds on disk; the last 2 GB kept for pg_walinspect
 psql -c "ALTER SYSTEM SET max_wal_size = '8GB'" -c "ALTER SYSTEM SET wal_keep_size = '2GB'"
 "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
@@ -280,7 +289,7 @@ gnuplot -e "datafile='index_billion.dat'; outfile='index_billion.png'; keys='$ke
 {
 	echo "bloomfilter index with a billion keys, $(date -u '+%Y-%m-%d %H:%M UTC'):" \
 		"BENCH_BILLION_KEYS=$KEYS BENCH_BILLION_STEP=$STEP BENCH_BILLION_TXN=$TXN BENCH_BILLION_BATCHES=$BATCHES" \
-		"BENCH_BILLION_SHARED_BUFFERS=$SB_IN BENCH_BILLION_SMALL_BUFFERS=$SB_OUT"
+		"BENCH_BILLION_SHARED_BUFFERS=$SB_IN BENCH_BILLION_SMALL_BUFFERS=$SB_OUT BENCH_BILLION_HUGE_PAGES=$HUGE"
 	echo
 	bench_machine_line
 	awk '$1 == "pg_version" { v = $2 " " $3 " " $4 } $1 == "pg_extversion" { e = $2 } $1 == "pg_wal_mode" { w = $2 }
