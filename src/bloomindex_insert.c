@@ -553,8 +553,9 @@ pending_of(Relation index)
  * index by a probe of this transaction (bloom_index_absent's), in order:
  * a crawler then inserts those as a row, in that order, and pending_add
  * marks each such add fresh as it meets them, which is cheaper than a
- * lookup.  A probe of an index grown since the last one starts anew.
- * Past the flush limit, no more are kept.
+ * lookup.  Each probe's hashes replace the last one's, so what is kept
+ * is one call's, at most the flush limit of them; fresh marks of adds
+ * made before a probe of an index grown since are dropped.
  */
 void
 bfidx_note_absent(Relation index, const uint64 *h, const bool *in, int n, uint32 nstages)
@@ -563,15 +564,12 @@ bfidx_note_absent(Relation index, const uint64 *h, const bool *in, int n, uint32
 
 	if (pa->absent_nstages != nstages)
 	{
-		pa->nabsent = pa->absent_at = 0;
 		pa->absent_nstages = nstages;
 		if (pa->nfresh > 0)
 			memset(pa->fresh, 0, sizeof(bool) * pa->n);
 		pa->nfresh = 0;
 	}
-	/* what the adds have met is not kept */
-	if (pa->absent_at == pa->nabsent)
-		pa->nabsent = pa->absent_at = 0;
+	pa->nabsent = pa->absent_at = 0;
 	for (int i = 0; i < n; i++)
 	{
 		if (in[i])
