@@ -56,6 +56,7 @@ block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 {
 	BlockRates *br = NULL;
 	uint32_t	upto;
+	double		invB;
 
 	for (int i = 0; i < n_block_rate_tables; i++)
 		if (block_rate_tables[i].block_cells == B && block_rate_tables[i].k == k)
@@ -102,6 +103,7 @@ block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 		tneed = br->tmax;
 	if (tneed < br->tnext)
 		return br;
+	invB = (B & (B - 1)) == 0 ? 1.0 / B : 0.0;
 	upto = (uint32_t) tneed;
 	if (upto < 2 * br->tnext)
 		upto = 2 * br->tnext < br->tmax ? 2 * br->tnext : br->tmax;
@@ -119,9 +121,18 @@ block_rates(uint32_t B, uint32_t k, uint64_t tneed)
 		}
 		br->r1[t] = sum;
 		br->r2[t] = sum2;
-		/* one more cell-set: stays at c with probability c/B, else c+1 */
-		for (uint32_t c = (top + 1 < B ? top + 1 : B); c >= 1; c--)
-			occ[c] = occ[c] * c / B + occ[c - 1] * (B - c + 1) / B;
+		/*
+		 * one more cell-set: stays at c with probability c/B, else c+1.
+		 * For B a power of two, x / B and x * (1 / B) are the same exact
+		 * scaling, so the same double, without a division's latency in
+		 * this O(t B) loop.
+		 */
+		if (invB != 0.0)
+			for (uint32_t c = (top + 1 < B ? top + 1 : B); c >= 1; c--)
+				occ[c] = occ[c] * c * invB + occ[c - 1] * (B - c + 1) * invB;
+		else
+			for (uint32_t c = (top + 1 < B ? top + 1 : B); c >= 1; c--)
+				occ[c] = occ[c] * c / B + occ[c - 1] * (B - c + 1) / B;
 		occ[0] = 0.0;
 
 		/*
