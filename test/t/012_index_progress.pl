@@ -3,7 +3,11 @@
 # names, the table's blocks and rows done.  A build of 4M rows is watched
 # from a second session until it ends (start_progress_poller); every
 # phase it was seen in must be one of the index's, the rows done must
-# reach the table's and the blocks done must move.
+# reach the table's and the blocks done must move.  The last rows done are
+# reported as the build turns to writing its pages, so the indexes are
+# sized at ten times the rows: writing 56 MB of pages gives the poller
+# tens of milliseconds to see that report, where 5.6 MB gave it a few
+# (a loaded machine's poller missed them).
 use strict;
 use warnings;
 
@@ -19,8 +23,8 @@ $node->safe_psql('postgres', q{
 	INSERT INTO pr SELECT g FROM generate_series(1, 4000000) g;
 	ANALYZE pr;});
 
-foreach my $case ([ 'CREATE INDEX pr_f ON pr USING bloomfilter (k) WITH (capacity = 4000000)', 'page scan' ],
-	[ 'CREATE INDEX pr_g ON pr USING bloomfilter ((k + 1)) WITH (capacity = 4000000)', 'table AM scan' ])
+foreach my $case ([ 'CREATE INDEX pr_f ON pr USING bloomfilter (k) WITH (capacity = 40000000)', 'page scan' ],
+	[ 'CREATE INDEX pr_g ON pr USING bloomfilter ((k + 1)) WITH (capacity = 40000000)', 'table AM scan' ])
 {
 	my ($sql, $label) = @$case;
 	my $poller = start_progress_poller($node, 'pr');
