@@ -358,5 +358,5 @@ gnuplot -e "datafile='index_billion.dat'; outfile='index_billion.png'; keys='$ke
 			(q != "" && (q "_ms_median") in v) ? sprintf("%.3f (%.3f, %.3f)", v[q "_ms_median"], v[q "_ms_p95"], v[q "_ms_mean"]) : "-"
 	}' "$results"
 	echo
-	echo "Plot: bench/index_billion.png (data: bench/results/index_billion.dat)."
+	echo "Plot: $PNG_FILE (data: $DAT_FILE)."
 } | tee "$scratch/results.md"
