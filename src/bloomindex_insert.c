@@ -390,26 +390,14 @@ add_hashes(Relation index, uint64 *h, int n, bool wal, const bool *fresh, uint32
 			BfIdxMeta	older = meta;
 
 			older.nstages = last;
-			if (fresh == NULL)
-				bfidx_contains_hashes(index, &older, h, n, seen);
-			else
-			{
-				/* only the hashes not known to be absent */
-				uint64	   *rest = palloc(sizeof(uint64) * Max(n, 1));
-				bool	   *in = palloc0(sizeof(bool) * Max(n, 1));
-				int			r = 0;
-
+			/* the probe passes over what seen marks: the fresh hashes */
+			if (fresh != NULL)
+				memcpy(seen, fresh, sizeof(bool) * n);
+			bfidx_contains_hashes(index, &older, h, n, seen);
+			if (fresh != NULL)
 				for (int i = 0; i < n; i++)
-					if (!fresh[i])
-						rest[r++] = h[i];
-				bfidx_contains_hashes(index, &older, rest, r, in);
-				r = 0;
-				for (int i = 0; i < n; i++)
-					if (!fresh[i])
-						seen[i] = in[r++];
-				pfree(rest);
-				pfree(in);
-			}
+					if (fresh[i])
+						seen[i] = false;
 		}
 		m = bfidx_stage_positions(pos, h, n, seen, nblocks);
 		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
