@@ -5,9 +5,9 @@
 # phase it was seen in must be one of the index's, the rows done must
 # reach the table's and the blocks done must move.  The last rows done are
 # reported as the build turns to writing its pages, so the indexes are
-# sized at ten times the rows: writing 56 MB of pages gives the poller
-# tens of milliseconds to see that report, where 5.6 MB gave it a few
-# (a loaded machine's poller missed them).
+# sized at ten times the rows: writing 56 MB of pages keeps that report
+# up for tens of milliseconds, long enough for a poller on a loaded
+# machine to see it.
 use strict;
 use warnings;
 
