@@ -14,7 +14,9 @@
  *						the adds waiting for commit, aminsert
  *	bloomindex_build.c	ambuild, ambuildempty
  *	bloomindex_parallel.c	the parallel build (ambuild's workers)
- *	bloomindex_probe.c	the SQL functions and the probe scan's side
+ *	bloomindex_probe.c	the probe functions, their checks, the probe
+ *						scan's side
+ *	bloomindex_info.c	bloom_index_info, bloom_index_snapshot
  *	bloomindex_sync.c	bloom_index_sync, for clients' replicas
  *	bloomindex_wal.c	the module's WAL resource manager
  *
