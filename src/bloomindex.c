@@ -32,6 +32,8 @@ void
 pgbf_index_init(void)
 {
 	RegisterXactCallback(bfidx_pending_xact_callback, NULL);
+	RegisterXactCallback(bfidx_probe_xact_callback, NULL);
+	RegisterSubXactCallback(bfidx_probe_subxact_callback, NULL);
 	bfidx_relopt_kind = add_reloption_kind();
 	add_real_reloption(bfidx_relopt_kind, "capacity",
 					   "Elements the first stage is sized for",

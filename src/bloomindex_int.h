@@ -226,6 +226,7 @@ extern void bfidx_init_opaque(BfIdxPageOpaque *o, const BfIdxMeta *meta, uint32 
 							  uint64 p);
 extern void bfidx_init_stage_page(Page page, const BfIdxMeta *meta, uint32 stage, uint64 p);
 extern Buffer bfidx_read_page(Relation index, BlockNumber blk);
+extern uint32 bfidx_meta_nstages(Relation index);
 extern void bfidx_read_meta(Relation index, BfIdxMeta *meta);
 extern pg_noreturn void bfidx_report_full(Relation index, const BfIdxMeta *meta);
 extern void bfidx_grow(Relation index, uint32 expect_nstages, bool wal);
@@ -323,6 +324,9 @@ extern List *bfidx_open_filter_indexes(Oid indexoid);
 extern bool bfidx_names_partitioned(List *indexes, Oid indexoid);
 extern void bfidx_close_filter_indexes(List *indexes);
 extern void bfidx_pending_xact_callback(XactEvent event, void *arg);
+extern void bfidx_probe_xact_callback(XactEvent event, void *arg);
+extern void bfidx_probe_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+										 SubTransactionId parentSubid, void *arg);
 extern bool bfidx_insert(Relation index, Datum *values, bool *isnull, ItemPointer ht_ctid,
 						 Relation heapRel, IndexUniqueCheck checkUnique,
 						 bool indexUnchanged, IndexInfo *indexInfo);

@@ -123,6 +123,23 @@ bfidx_read_meta(Relation index, BfIdxMeta *meta)
 						RelationGetRelationName(index))));
 }
 
+/*
+ * The metapage's stage count alone: whether a copy of the metapage read
+ * before is still whole (stages are only ever added, and a stage's
+ * descriptor never changes once written)
+ */
+uint32
+bfidx_meta_nstages(Relation index)
+{
+	Buffer		buf = bfidx_read_page(index, BFIDX_META_BLKNO);
+	uint32		n;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	n = bfidx_meta_of(BufferGetPage(buf))->nstages;
+	UnlockReleaseBuffer(buf);
+	return n;
+}
+
 static void
 stage_geometry(const BfIdxMeta *meta, int i, BfIdxStage *s, Relation index)
 {

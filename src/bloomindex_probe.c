@@ -138,6 +138,25 @@ check_index_valid(Relation index, Relation named)
 												RelationGetRelationName(index)))));
 }
 
+/* the caller may read every row of the table index indexes (below) */
+static void
+check_readable(Relation index)
+{
+	Oid			heapoid = index->rd_index->indrelid;
+	AclResult	acl;
+
+	acl = pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT);
+	if (acl != ACLCHECK_OK)
+		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
+	if (check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot probe bloomfilter index \"%s\": row-level security applies to table \"%s\"",
+						RelationGetRelationName(index), get_rel_name(heapoid)),
+				 errdetail("A probe would tell of rows that a policy hides."),
+				 errhint("Probe as a role that row-level security does not apply to: the table's owner (without FORCE ROW LEVEL SECURITY), or a role with BYPASSRLS.")));
+}
+
 /*
  * The bloomfilter indexes an index argument stands for, opened: itself,
  * or every leaf index of a partitioned one, each valid (above).  The
@@ -151,8 +170,6 @@ List *
 bfidx_open_filter_indexes(Oid indexoid)
 {
 	Relation	index;
-	Oid			heapoid;
-	AclResult	acl;
 	List	   *out = NIL;
 
 	/* a dropped index's OID, or 0, is the user's mistake, not ours */
@@ -165,17 +182,7 @@ bfidx_open_filter_indexes(Oid indexoid)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a bloomfilter index", RelationGetRelationName(index))));
-	heapoid = index->rd_index->indrelid;
-	acl = pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT);
-	if (acl != ACLCHECK_OK)
-		aclcheck_error(acl, OBJECT_TABLE, get_rel_name(heapoid));
-	if (check_enable_rls(heapoid, InvalidOid, true) == RLS_ENABLED)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("cannot probe bloomfilter index \"%s\": row-level security applies to table \"%s\"",
-						RelationGetRelationName(index), get_rel_name(heapoid)),
-				 errdetail("A probe would tell of rows that a policy hides."),
-				 errhint("Probe as a role that row-level security does not apply to: the table's owner (without FORCE ROW LEVEL SECURITY), or a role with BYPASSRLS.")));
+	check_readable(index);
 	check_index_valid(index, index);
 	if (index->rd_rel->relkind == RELKIND_INDEX)
 	{
@@ -294,94 +301,173 @@ probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int 
 	}
 }
 
-static Datum
-index_contains_impl(FunctionCallInfo fcinfo)
+/*
+ * A scalar bloom_index_contains is called once a row (WHERE NOT
+ * bloom_index_contains(idx, u)), and opening, checking and reading the
+ * index's metapage cost more than the probe.  Its call site (fn_extra)
+ * keeps, for a plain index, what cannot change while the lock the first
+ * call took is held: the index's file (a REINDEX or TRUNCATE gives it a
+ * new one, and the call then opens it afresh), its hasher, and its
+ * metapage (stages are only added, and a stage's descriptor never
+ * changes: the stage count says whether the copy is whole).  That lock
+ * is kept to the transaction's end, as the executor keeps those of the
+ * relations it reads; a site filled in a (sub)transaction that has ended
+ * since (probe_generation) is filled again.  The privilege, row-level
+ * security and validity checks are made every call: a GRANT, a policy or
+ * a failed REINDEX CONCURRENTLY can come between two statements that
+ * share a site (a PL/pgSQL expression's).  A partitioned index is opened
+ * every call: a partition can be attached between two.
+ */
+typedef struct ProbeSite
 {
-	Oid			argtype = get_fn_expr_argtype(fcinfo->flinfo, 1);
-	Oid			elemtype = get_element_type(argtype);
-	bool		is_array = OidIsValid(elemtype);
-	Datum	   *items = NULL;
-	bool	   *nulls = NULL;
-	bool	   *found;
-	int			count;
-	ArrayType  *arr = NULL;
+	Oid			indexoid;		/* InvalidOid: nothing kept */
+	Oid			elemtype;
+	uint64		generation;
+	Oid			file;
+	BfIdxHasher hs;				/* but its proc, looked up each call */
+	BfIdxMeta	meta;
+} ProbeSite;
 
-	Oid			indexoid = index_arg(fcinfo);
-	PgbfIndexProbe *p;
+/* bumped when a transaction or subtransaction ends, releasing locks */
+static uint64 probe_generation = 1;
 
-	if (PG_ARGISNULL(1))
-		PG_RETURN_NULL();
-	if (!is_array)
-		elemtype = argtype;
-	p = probe_open(indexoid, elemtype, false);
-
-	if (is_array)
-	{
-		int16		len;
-		bool		byval;
-		char		align;
-
-		/* as every array probe: the glue hashes the items in place */
-		if (p->module_hash)
-		{
-			Datum		result = pgbf_contains_array(fcinfo, 1, p, p->seed, probe_many_cb);
-
-			pgbf_index_probe_close(p);
-			return result;
-		}
-		arr = PG_GETARG_ARRAYTYPE_P(1);
-		get_typlenbyvalalign(elemtype, &len, &byval, &align);
-		deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
-	}
-	else
-	{
-		items = palloc(sizeof(Datum));
-		items[0] = PG_GETARG_DATUM(1);
-		count = 1;
-	}
-	found = palloc0(sizeof(bool) * Max(count, 1));
-	probe_leaves(p, items, nulls, count, found, NULL, -1, false);
-	pgbf_index_probe_close(p);
-
-	if (!is_array)
-		PG_RETURN_BOOL(found[0]);
-	else
-	{
-		Datum	   *out = palloc(sizeof(Datum) * Max(count, 1));
-		int			ndim = ARR_NDIM(arr);
-		int		   *dims = ARR_DIMS(arr);
-		int		   *lbs = ARR_LBOUND(arr);
-
-		for (int i = 0; i < count; i++)
-			out[i] = BoolGetDatum(found[i]);
-		if (ndim == 0)
-			PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
-		PG_RETURN_ARRAYTYPE_P(construct_md_array(out, nulls, ndim, dims, lbs,
-												 BOOLOID, 1, true, TYPALIGN_CHAR));
-	}
+void
+bfidx_probe_xact_callback(XactEvent event, void *arg)
+{
+	probe_generation++;
 }
 
-/*
- * Entry points by element kind, as the other probes have, so the probe
- * scan knows them by name; the answer does not depend on the kind (the
- * index's own support function hashes the element).
- */
+void
+bfidx_probe_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+							 SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		probe_generation++;
+}
+
+/* whether item is in the index indexoid, the kept site's way when it can */
+static bool
+site_contains(FunctionCallInfo fcinfo, Oid indexoid, Oid elemtype, Datum item)
+{
+	ProbeSite  *site = (ProbeSite *) fcinfo->flinfo->fn_extra;
+	PgbfIndexProbe *p;
+	Relation	index;
+	bool		found = false;
+
+	if (site == NULL)
+	{
+		site = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(ProbeSite));
+		fcinfo->flinfo->fn_extra = site;
+	}
+	if (site->indexoid == indexoid && site->elemtype == elemtype &&
+		site->generation == probe_generation &&
+		(index = RelationIdGetRelation(indexoid)) != NULL)
+	{
+		if (pgbf_rel_file_number(index) == site->file)
+		{
+			BfIdxHasher hs = site->hs;
+			uint64		h;
+
+			check_readable(index);
+			check_index_valid(index, index);
+			bfidx_flush_pending(indexoid);
+			if (bfidx_meta_nstages(index) != site->meta.nstages)
+				bfidx_read_meta(index, &site->meta);
+			if (hs.kind < 0)
+				hs.proc = index_getprocinfo(index, 1, 1);
+			h = bfidx_hash_one(&hs, item);
+			bfidx_contains_hashes(index, &site->meta, &h, 1, &found);
+			RelationClose(index);
+			return found;
+		}
+		RelationClose(index);
+	}
+
+	site->indexoid = InvalidOid;
+	p = probe_open(indexoid, elemtype, false);
+	probe_leaves(p, &item, NULL, 1, &found, NULL, -1, false);
+	if (p->nleaves == 1 && RelationGetRelid(p->leaves[0]) == indexoid)
+	{
+		index = p->leaves[0];
+		site->elemtype = elemtype;
+		site->generation = probe_generation;
+		site->file = pgbf_rel_file_number(index);
+		bfidx_hasher_init(&site->hs, index, p->metas[0].seed);
+		site->meta = p->metas[0];
+		site->indexoid = indexoid;
+		/* the lock stays: the site's next calls read the index under it */
+		index_close(index, NoLock);
+	}
+	else
+		pgbf_index_probe_close(p);
+	return found;
+}
+
+/* bloom_index_contains(index, x) */
 static Datum
 index_contains_elem(FunctionCallInfo fcinfo, PgbfElem kind)
 {
-	return index_contains_impl(fcinfo);
+	Oid			indexoid = index_arg(fcinfo);
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(site_contains(fcinfo, indexoid, get_fn_expr_argtype(fcinfo->flinfo, 1),
+								 PG_GETARG_DATUM(1)));
 }
 
 /*
- * defines bloom_index_contains_text, bloom_index_contains_int8 and bloom_index_contains_uuid
+ * defines bloom_index_contains_text, bloom_index_contains_int8 and
+ * bloom_index_contains_uuid: entry points by element kind, as the other
+ * probes have, so the probe scan knows them by name; the answer does not
+ * depend on the kind (the index's own support function hashes the
+ * element)
  */
 PGBF_ELEM_ENTRY_POINTS(bloom_index_contains, index_contains_elem)
 
+/* bloom_index_contains(index, xs[]) */
 PG_FUNCTION_INFO_V1(bloom_index_contains_array);
 Datum
 bloom_index_contains_array(PG_FUNCTION_ARGS)
 {
-	return index_contains_impl(fcinfo);
+	Oid			elemtype = get_element_type(get_fn_expr_argtype(fcinfo->flinfo, 1));
+	Oid			indexoid = index_arg(fcinfo);
+	PgbfIndexProbe *p;
+	ArrayType  *arr;
+	Datum	   *items;
+	bool	   *nulls;
+	bool	   *found;
+	Datum	   *out;
+	int			count;
+	int16		len;
+	bool		byval;
+	char		align;
+
+	if (PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	p = probe_open(indexoid, elemtype, false);
+
+	/* as every array probe: the glue hashes the items in place */
+	if (p->module_hash)
+	{
+		Datum		result = pgbf_contains_array(fcinfo, 1, p, p->seed, probe_many_cb);
+
+		pgbf_index_probe_close(p);
+		return result;
+	}
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	get_typlenbyvalalign(elemtype, &len, &byval, &align);
+	deconstruct_array(arr, elemtype, len, byval, align, &items, &nulls, &count);
+	found = palloc0(sizeof(bool) * Max(count, 1));
+	probe_leaves(p, items, nulls, count, found, NULL, -1, false);
+	pgbf_index_probe_close(p);
+
+	if (ARR_NDIM(arr) == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(BOOLOID));
+	out = palloc(sizeof(Datum) * Max(count, 1));
+	for (int i = 0; i < count; i++)
+		out[i] = BoolGetDatum(found[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_md_array(out, nulls, ARR_NDIM(arr), ARR_DIMS(arr),
+											 ARR_LBOUND(arr), BOOLOID, 1, true, TYPALIGN_CHAR));
 }
 
 /*
