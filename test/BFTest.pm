@@ -20,7 +20,7 @@ use JSON::PP;
 
 our @EXPORT = qw(present_types filter_type_table new_node valid_sql
   keyset_literal md5_rows index_info index_false_negatives index_matches
-  absent_found start_progress_poller finish_progress_poller);
+  absent_found start_progress_poller finish_progress_poller session run_in);
 
 # name => what a test needs.  lossy: may forget elements by design (stable
 # Bloom filters decay), so "every committed key is present" does not apply.
@@ -235,6 +235,31 @@ sub finish_progress_poller
 	$p->{h}->finish;
 	die "the progress poller failed: $p->{err}" if $p->{err} ne '';
 	return decode_json($p->{out});
+}
+
+# a psql session kept open: send one statement, wait for its result
+sub session
+{
+	my ($node) = @_;
+	my $s = { in => '', out => '', err => '' };
+	$s->{h} = IPC::Run::start(
+		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-f', '-' ],
+		'<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err},
+		IPC::Run::timeout(180));
+	return $s;
+}
+
+# run $sql in session $s; returns (stdout, stderr) of that statement
+sub run_in
+{
+	my ($s, $sql) = @_;
+	$s->{out} = '';
+	$s->{err} = '';
+	$s->{in} .= "$sql;\n\\echo __done__\n";
+	$s->{h}->pump until $s->{out} =~ /__done__/;
+	(my $r = $s->{out}) =~ s/__done__\n?//;
+	chomp $r;
+	return ($r, $s->{err});
 }
 
 1;

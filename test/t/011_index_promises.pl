@@ -23,31 +23,6 @@ use BFTest;
 
 my $dir = PostgreSQL::Test::Utils::tempdir();
 
-# a psql session kept open: send one statement, wait for its result
-sub session
-{
-	my ($node) = @_;
-	my $s = { in => '', out => '', err => '' };
-	$s->{h} = IPC::Run::start(
-		[ 'psql', '-XAtq', '-d', $node->connstr('postgres'), '-f', '-' ],
-		'<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err},
-		IPC::Run::timeout(180));
-	return $s;
-}
-
-# run $sql in session $s; returns (stdout, stderr) of that statement
-sub run_in
-{
-	my ($s, $sql) = @_;
-	$s->{out} = '';
-	$s->{err} = '';
-	$s->{in} .= "$sql;\n\\echo __done__\n";
-	$s->{h}->pump until $s->{out} =~ /__done__/;
-	(my $r = $s->{out}) =~ s/__done__\n?//;
-	chomp $r;
-	return ($r, $s->{err});
-}
-
 my $node = new_node('promises');
 $node->append_conf('postgresql.conf', "max_prepared_transactions = 4\n");
 $node->restart;
