@@ -317,6 +317,9 @@ stage_takes_all(Relation index, const BfIdxMeta *meta, uint32 st, const BfIdxHas
 	return true;
 }
 
+/* add_hashes calls made by this backend (a probe site's check, bloomindex_probe.c) */
+uint64		bfidx_add_calls = 0;
+
 /*
  * Add h[0 .. n) to the filter: each not already in an older stage goes to
  * the newest one, a page at a time; when a page cannot take one, the stage
@@ -359,6 +362,8 @@ add_hashes(Relation index, uint64 *h, int n, bool wal, const bool *fresh, uint32
 	BfIdxLog	log = !wal ? BFIDX_LOG_NONE :
 		RelationNeedsWAL(index) && pgbf_index_own_wal() ? BFIDX_LOG_OWN :
 		RelationNeedsWAL(index) ? BFIDX_LOG_GENERIC : BFIDX_LOG_NONE;
+
+	bfidx_add_calls++;
 
 	while (n > 0)
 	{

@@ -296,6 +296,7 @@ bfidx_page_contains(Page page, const BfIdxStage *s, uint64 block, uint64 h)
 								s->geo.nhashes);
 }
 
+extern bool bfidx_contains_hash(Relation index, const BfIdxMeta *meta, uint64 h);
 extern void bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h,
 								  int n, bool *out);
 /*
@@ -312,6 +313,7 @@ extern void bfidx_prefetch_positions(Relation index, const BfIdxStage *s,
 
 extern void bfidx_add_hashes(Relation index, uint64 *h, int n, bool wal);
 extern void bfidx_flush_pending(Oid indexoid);
+extern uint64 bfidx_add_calls;
 extern void bfidx_note_absent(Relation index, const uint64 *h, const bool *in, int n,
 							  uint32 nstages);
 

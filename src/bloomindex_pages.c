@@ -500,6 +500,38 @@ bfidx_prefetch_positions(Relation index, const BfIdxStage *s, const BfIdxHashPos
 }
 
 /*
+ * Whether h is in any stage: bfidx_contains_hashes for one hash, without
+ * its sort, each stage's block prefetched before the first is read
+ */
+bool
+bfidx_contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
+{
+	BfIdxHashPos pos[BLOOM_MAX_STAGES];
+
+	for (uint32 st = 0; st < meta->nstages; st++)
+	{
+		pos[st].h = h;
+		pos[st].block = bloom_block_index(h, meta->stages[st].geo.nbits / BLOOM_BLOCK_BITS);
+		pos[st].idx = 0;
+		bfidx_prefetch_positions(index, &meta->stages[st], &pos[st], 0, 1, false);
+	}
+	for (uint32 st = 0; st < meta->nstages; st++)
+	{
+		const BfIdxStage *s = &meta->stages[st];
+		Buffer		buf = bfidx_read_page(index, (BlockNumber) (s->first_block +
+																pos[st].block / BFIDX_BLOCKS_PER_PAGE));
+		bool		in;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		in = bfidx_page_contains(BufferGetPage(buf), s, pos[st].block, h);
+		UnlockReleaseBuffer(buf);
+		if (in)
+			return true;
+	}
+	return false;
+}
+
+/*
  * out[i] |= whether h[i] is in any stage.  The probes go through each
  * stage's pages in order, each page read once, the block of the probe
  * BFIDX_PREFETCH_AHEAD further on prefetched.

@@ -18,6 +18,7 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rls.h"
+#include "utils/snapmgr.h"
 
 #include "bloomindex_int.h"
 
@@ -309,15 +310,26 @@ probe_leaves(const PgbfIndexProbe *p, const Datum *items, const bool *skip, int 
  * call took is held: the index's file (a REINDEX or TRUNCATE gives it a
  * new one, and the call then opens it afresh), its hasher, and its
  * metapage (stages are only added, and a stage's descriptor never
- * changes: the stage count says whether the copy is whole).  That lock
- * is kept to the transaction's end, as the executor keeps those of the
- * relations it reads; a site filled in a (sub)transaction that has ended
- * since (probe_generation) is filled again.  The privilege, row-level
- * security and validity checks are made every call: a GRANT, a policy or
- * a failed REINDEX CONCURRENTLY can come between two statements that
- * share a site (a PL/pgSQL expression's).  A partitioned index is opened
- * every call: a partition can be attached between two.
+ * changes).  That lock is kept to the transaction's end, as the executor
+ * keeps those of the relations it reads; a site filled in a
+ * (sub)transaction that has ended since (probe_generation) is filled
+ * again.
+ *
+ * The privilege and row-level security checks, and the stage count
+ * (whether the copy of the metapage is whole), are made again when the
+ * call sees the index otherwise than the last one did: as another user,
+ * under another snapshot, or after adds this backend made since.  Under
+ * one snapshot the stages another transaction adds hold nothing the
+ * snapshot sees: a transaction's adds are made before it commits, so
+ * what it added is in the stages there were when a snapshot that sees it
+ * was taken.  Two snapshots with the same xmin, xmax, command and running
+ * transactions, in the same order, see the same (no transaction ended
+ * between them); one with more than SITE_MAX_XIDS running is taken as
+ * another.  The validity check is made every call.  A partitioned index
+ * is opened every call: a partition can be attached between two.
  */
+#define SITE_MAX_XIDS 256
+
 typedef struct ProbeSite
 {
 	Oid			indexoid;		/* InvalidOid: nothing kept */
@@ -326,7 +338,57 @@ typedef struct ProbeSite
 	Oid			file;
 	BfIdxHasher hs;				/* but its proc, looked up each call */
 	BfIdxMeta	meta;
+	/* how the last call saw the index (userid InvalidOid: unknown) */
+	Oid			userid;
+	uint64		add_calls;
+	TransactionId xmin;
+	TransactionId xmax;
+	CommandId	curcid;
+	uint32		xcnt;
+	int32		subxcnt;
+	bool		suboverflowed;
+	TransactionId xids[SITE_MAX_XIDS];	/* xip, then subxip */
 } ProbeSite;
+
+/* whether this call sees the index as site's last did; if not, note how it does */
+static bool
+site_same_view(ProbeSite *site)
+{
+	Snapshot	snap = ActiveSnapshotSet() ? GetActiveSnapshot() : NULL;
+	bool		same;
+
+	if (snap == NULL || snap->snapshot_type != SNAPSHOT_MVCC || snap->subxcnt < 0 ||
+		(uint64) snap->xcnt + (uint64) snap->subxcnt > SITE_MAX_XIDS)
+	{
+		site->userid = InvalidOid;
+		return false;
+	}
+	same = site->userid == GetUserId() && site->add_calls == bfidx_add_calls &&
+		site->xmin == snap->xmin && site->xmax == snap->xmax &&
+		site->curcid == snap->curcid && site->xcnt == snap->xcnt &&
+		site->subxcnt == snap->subxcnt && site->suboverflowed == snap->suboverflowed &&
+		(snap->xcnt == 0 ||
+		 memcmp(site->xids, snap->xip, sizeof(TransactionId) * snap->xcnt) == 0) &&
+		(snap->subxcnt == 0 ||
+		 memcmp(site->xids + snap->xcnt, snap->subxip,
+				sizeof(TransactionId) * snap->subxcnt) == 0);
+	if (!same)
+	{
+		site->userid = GetUserId();
+		site->add_calls = bfidx_add_calls;
+		site->xmin = snap->xmin;
+		site->xmax = snap->xmax;
+		site->curcid = snap->curcid;
+		site->xcnt = snap->xcnt;
+		site->subxcnt = snap->subxcnt;
+		site->suboverflowed = snap->suboverflowed;
+		if (snap->xcnt > 0)
+			memcpy(site->xids, snap->xip, sizeof(TransactionId) * snap->xcnt);
+		if (snap->subxcnt > 0)
+			memcpy(site->xids + snap->xcnt, snap->subxip, sizeof(TransactionId) * snap->subxcnt);
+	}
+	return same;
+}
 
 /* bumped when a transaction or subtransaction ends, releasing locks */
 static uint64 probe_generation = 1;
@@ -366,17 +428,18 @@ site_contains(FunctionCallInfo fcinfo, Oid indexoid, Oid elemtype, Datum item)
 		if (pgbf_rel_file_number(index) == site->file)
 		{
 			BfIdxHasher hs = site->hs;
-			uint64		h;
 
-			check_readable(index);
 			check_index_valid(index, index);
 			bfidx_flush_pending(indexoid);
-			if (bfidx_meta_nstages(index) != site->meta.nstages)
-				bfidx_read_meta(index, &site->meta);
+			if (!site_same_view(site))
+			{
+				check_readable(index);
+				if (bfidx_meta_nstages(index) != site->meta.nstages)
+					bfidx_read_meta(index, &site->meta);
+			}
 			if (hs.kind < 0)
 				hs.proc = index_getprocinfo(index, 1, 1);
-			h = bfidx_hash_one(&hs, item);
-			bfidx_contains_hashes(index, &site->meta, &h, 1, &found);
+			found = bfidx_contains_hash(index, &site->meta, bfidx_hash_one(&hs, item));
 			RelationClose(index);
 			return found;
 		}
@@ -395,6 +458,7 @@ site_contains(FunctionCallInfo fcinfo, Oid indexoid, Oid elemtype, Datum item)
 		bfidx_hasher_init(&site->hs, index, p->metas[0].seed);
 		site->meta = p->metas[0];
 		site->indexoid = indexoid;
+		(void) site_same_view(site);
 		/* the lock stays: the site's next calls read the index under it */
 		index_close(index, NoLock);
 	}
