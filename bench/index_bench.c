@@ -66,7 +66,8 @@
  *	ins		set F by BF.MADD and by a plain INSERT of the batch as one row
  *			of the log of URLs (no test: what logging a batch costs alone)
  *	insh	set G by BF.MADD (key "bfh") and by a plain INSERT of the
- *			batch's hashes as one row of the log of hashes
+ *			batch's hashes as one row of the log of hashes, bigint[] in
+ *			binary form
  *			(all but probe in ROUNDS slices each, taking turns)
  * and, for each test-and-add and insert measure, the WAL its batches
  * wrote (pg_current_wal_insert_lsn, outside the timed requests).
@@ -1047,7 +1048,7 @@ main(int argc, char **argv)
 		{"tna4b", 8, {"BF.MADD", REDIS_KEY_HASHES, "tna4b", 2, 0}},
 		{"tna5", 5, {"BF.MADD", REDIS_KEY_HASHES, "tna5", 0, 0}},
 		{"ins", 6, {"BF.MADD", REDIS_KEY, "ins", 0, 0}},
-		{"insh", 7, {"BF.MADD", REDIS_KEY_HASHES, "insh", 1, 0}},
+		{"insh", 7, {"BF.MADD", REDIS_KEY_HASHES, "insh", 2, 0}},
 	};
 	/* their statements, in the same order */
 	const char *tna_sql[] = {tna1_sql, tna2_sql, tna3_sql, tna4_sql, tna4_sql, tna5_sql, ins_sql, insh_sql};
