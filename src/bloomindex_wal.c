@@ -28,6 +28,7 @@
 #include "access/xlogreader.h"
 #include "access/xlogutils.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "utils/guc.h"
 
@@ -181,7 +182,9 @@ write_fragment(char *out, Size offset, const char *data, Size len)
  * The fragments that take the len bytes old to new (len a multiple of 8),
  * at offset base of the page: runs of changed bytes, two runs apart by
  * less than a fragment header joined (a header costs more than the equal
- * bytes between them).  Equal words are passed over a word at a time.
+ * bytes between them).  Equal words are passed over a word at a time,
+ * and in a changed word only its changed bytes are visited (an add
+ * changes one byte in most of the words it changes).
  */
 static char *
 region_delta(char *out, Size base, const uint8 *old, const uint8 *new, int len)
@@ -193,16 +196,27 @@ region_delta(char *out, Size base, const uint8 *old, const uint8 *new, int len)
 	for (int w = 0; w < len; w += sizeof(uint64))
 	{
 		uint64		a,
-					b;
+					b,
+					diff;
 
 		memcpy(&a, old + w, sizeof(a));
 		memcpy(&b, new + w, sizeof(b));
-		if (a == b)
-			continue;
-		for (int i = w; i < w + (int) sizeof(uint64); i++)
+		diff = a ^ b;
+		while (diff != 0)
 		{
-			if (old[i] == new[i])
-				continue;
+			int			i;
+
+			/* the changed byte at the lowest address: its place in the word */
+#ifdef WORDS_BIGENDIAN
+			int			byte = pg_leftmost_one_pos64(diff) / 8;
+
+			i = w + (int) sizeof(uint64) - 1 - byte;
+#else
+			int			byte = pg_rightmost_one_pos64(diff) / 8;
+
+			i = w + byte;
+#endif
+			diff &= ~(UINT64CONST(0xFF) << (8 * byte));
 			if (start >= 0 && i - end < (int) GENERIC_FRAG_HEADER)
 				end = i + 1;
 			else
