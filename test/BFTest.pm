@@ -20,7 +20,7 @@ use JSON::PP;
 
 our @EXPORT = qw(present_types filter_type_table new_node valid_sql
   keyset_literal md5_rows index_info index_false_negatives index_matches
-  absent_found start_progress_poller finish_progress_poller session run_in);
+  absent_found start_progress_poller finish_progress_poller session run_in bg_query);
 
 # name => what a test needs.  lossy: may forget elements by design (stable
 # Bloom filters decay), so "every committed key is present" does not apply.
@@ -260,6 +260,15 @@ sub run_in
 	(my $r = $s->{out}) =~ s/__done__\n?//;
 	chomp $r;
 	return ($r, $s->{err});
+}
+
+# run $sql in session $s; returns its output, and dies on an error
+sub bg_query
+{
+	my ($s, $sql) = @_;
+	my ($r, $err) = run_in($s, $sql);
+	die "background session: $err" if $err =~ /ERROR|FATAL/;
+	return $r;
 }
 
 1;

@@ -16,31 +16,6 @@ use BFTest;
 
 # ---- helpers ----
 
-# A psql session kept open across calls (BackgroundPsql exists only in
-# later minor releases): bg_query sends one statement and waits for it.
-sub bg_session
-{
-	my ($node) = @_;
-	my $s = { in => '', out => '', err => '' };
-	$s->{h} = IPC::Run::start(
-		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-f', '-' ],
-		'<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err},
-		IPC::Run::timeout(180));
-	return $s;
-}
-
-sub bg_query
-{
-	my ($s, $sql) = @_;
-	$s->{out} = '';
-	$s->{in} .= "$sql;\n\\echo __bg_done__\n";
-	$s->{h}->pump until $s->{out} =~ /__bg_done__/ || $s->{err} =~ /ERROR|FATAL/;
-	die "background session: $s->{err}" if $s->{err} =~ /ERROR|FATAL/;
-	(my $r = $s->{out}) =~ s/__bg_done__\n?//;
-	chomp $r;
-	return $r;
-}
-
 # pgbench with @args against $node; returns (ok, stdout, stderr)
 sub pgbench
 {
@@ -85,7 +60,7 @@ my $dir = PostgreSQL::Test::Utils::tempdir;
 	my $load_start = $node->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 
 	# an uncommitted transaction open through the whole committed load
-	my $bg = bg_session($node);
+	my $bg = session($node);
 	bg_query($bg, 'BEGIN');
 	bg_query($bg, "INSERT INTO urls SELECT 'https://uncommitted.example/' || g FROM generate_series(1, 5000) g");
 

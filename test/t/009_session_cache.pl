@@ -16,30 +16,6 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use BFTest;
 
-# A psql session kept open across calls (as in 008_index.pl)
-sub bg_session
-{
-	my ($node) = @_;
-	my $s = { in => '', out => '', err => '' };
-	$s->{h} = IPC::Run::start(
-		[ 'psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $node->connstr('postgres'), '-f', '-' ],
-		'<', \$s->{in}, '>', \$s->{out}, '2>', \$s->{err},
-		IPC::Run::timeout(180));
-	return $s;
-}
-
-sub bg_query
-{
-	my ($s, $sql) = @_;
-	$s->{out} = '';
-	$s->{in} .= "$sql;\n\\echo __bg_done__\n";
-	$s->{h}->pump until $s->{out} =~ /__bg_done__/ || $s->{err} =~ /ERROR|FATAL/;
-	die "background session: $s->{err}" if $s->{err} =~ /ERROR|FATAL/;
-	(my $r = $s->{out}) =~ s/__bg_done__\n?//;
-	chomp $r;
-	return $r;
-}
-
 my $dir = PostgreSQL::Test::Utils::tempdir;
 my $src = "$dir/toast_reuse.c";
 open my $fh, '>', $src or die "$src: $!";
@@ -187,7 +163,7 @@ sub reuse
 }
 
 # 1. another backend reuses the OID
-my $a = bg_session($primary);
+my $a = session($primary);
 my ($oid, $size) = insert_value(1);
 is(probe($a, $oid, $size, 1), '3000 3000', 'session A reads value 1');
 is(probe($a, $oid, $size, 1), '3000 3000', 'session A answers from its cache');
@@ -224,7 +200,7 @@ like($primary->safe_psql('postgres', qq{
 $primary->safe_psql('postgres', "TRUNCATE t");
 ($oid, $size) = insert_value(5);
 $primary->wait_for_catchup($standby);
-my $sb = bg_session($standby);
+my $sb = session($standby);
 is(probe($sb, $oid, $size, 5), '3000 3000', 'standby session reads value 5');
 is(probe($sb, $oid, $size, 5), '3000 3000', 'standby session answers from its cache');
 reuse($oid, 5, 6);
