@@ -404,7 +404,7 @@ add_hashes(Relation index, uint64 *h, int n, bool wal, const bool *fresh, uint32
 					if (fresh[i])
 						seen[i] = false;
 		}
-		m = bfidx_stage_positions(pos, h, n, seen, nblocks);
+		m = bfidx_stage_positions(pos, h, n, seen, nblocks, true);
 		if (fixed_locked && !stage_takes_all(index, &meta, last, pos, m))
 			bfidx_report_full(index, &meta);
 

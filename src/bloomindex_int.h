@@ -280,9 +280,9 @@ typedef struct BfIdxHashPos
 	int			idx;			/* in the caller's array */
 } BfIdxHashPos;
 
-extern void bfidx_sort_by_page(BfIdxHashPos *pos, int n);
+extern void bfidx_sort_positions(BfIdxHashPos *pos, int n, bool by_block);
 extern int	bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *skip,
-								  uint64 nblocks);
+								  uint64 nblocks, bool by_block);
 
 /*
  * is h in stage s? (the page locked, pinned by the caller)  A page not

@@ -12,6 +12,7 @@
 #include "access/generic_xlog.h"
 #include "access/xloginsert.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -379,32 +380,49 @@ bfidx_hash_key(const BfIdxHasher *hs, Datum key, int *n)
 
 /* ---- probing ---- */
 
+/* what bfidx_sort_positions orders by */
+static inline uint64
+sort_key(const BfIdxHashPos *p, bool by_block)
+{
+	return by_block ? p->block : p->block / BFIDX_BLOCKS_PER_PAGE;
+}
+
 /*
- * Order pos[0 .. n) by block (so by page, the order the pages are then
- * visited in, and an add's block is next to the others of its block): an
- * LSD radix sort of the block number, 8 bits a pass for a commit's or a
- * probe's batch, 13 for a build's: linear in the batch where a comparison
- * sort is n log n with a call per comparison.  Only the passes that the
- * largest block number needs are made.
+ * Order pos[0 .. n) by page, the order the pages are then visited in,
+ * and with by_block by block within a page (an add's block is then next
+ * to the others of its block): an LSD radix sort of the key, linear in
+ * the batch where a comparison sort is n log n with a call per
+ * comparison.  The passes are as few as the largest key needs, of at
+ * most 10 bits for a commit's or a probe's batch (a count array of 4 kB)
+ * and 13 for a build's, the key's bits shared evenly among them: a probe
+ * of an index of up to 1,024 pages a stage sorts in one pass.
  */
 void
-bfidx_sort_by_page(BfIdxHashPos *pos, int n)
+bfidx_sort_positions(BfIdxHashPos *pos, int n, bool by_block)
 {
 	BfIdxHashPos *src = pos,
 			   *dst;
 	uint32	   *count;
-	uint64		maxblock = 0;
-	const int	bits = n < 16384 ? 8 : 13;
-	const uint32 mask = (1 << bits) - 1;
+	uint64		maxkey = 0;
+	const int	maxbits = n < 16384 ? 10 : 13;
+	int			keybits,
+				passes,
+				bits;
+	uint32		mask;
 
 	if (n < 2)
 		return;
 	for (int i = 0; i < n; i++)
-		maxblock = Max(maxblock, pos[i].block);
+		maxkey = Max(maxkey, sort_key(&pos[i], by_block));
+	if (maxkey == 0)
+		return;
+	keybits = pg_leftmost_one_pos64(maxkey) + 1;
+	passes = (keybits + maxbits - 1) / maxbits;
+	bits = (keybits + passes - 1) / passes;
+	mask = ((uint32) 1 << bits) - 1;
 	dst = palloc_extended(sizeof(BfIdxHashPos) * (Size) n, MCXT_ALLOC_HUGE);
 	count = palloc(sizeof(uint32) << bits);
-	for (int shift = 0; shift == 0 || (shift < 64 && (maxblock >> shift) != 0);
-		 shift += bits)
+	for (int shift = 0; shift < keybits; shift += bits)
 	{
 		uint32		sum = 0;
 		BfIdxHashPos *t;
@@ -412,7 +430,7 @@ bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 		CHECK_FOR_INTERRUPTS();
 		memset(count, 0, sizeof(uint32) << bits);
 		for (int i = 0; i < n; i++)
-			count[(src[i].block >> shift) & mask]++;
+			count[(sort_key(&src[i], by_block) >> shift) & mask]++;
 		for (uint32 k = 0; k <= mask; k++)
 		{
 			uint32		c = count[k];
@@ -421,7 +439,7 @@ bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 			sum += c;
 		}
 		for (int i = 0; i < n; i++)
-			dst[count[(src[i].block >> shift) & mask]++] = src[i];
+			dst[count[(sort_key(&src[i], by_block) >> shift) & mask]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
@@ -437,11 +455,12 @@ bfidx_sort_by_page(BfIdxHashPos *pos, int n)
 
 /*
  * pos[0 .. m) = the hashes h[i] not skipped (skip[i] false), each with
- * its block among nblocks, sorted by page; returns m
+ * its block among nblocks, sorted by page (and by block, by_block);
+ * returns m
  */
 int
 bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *skip,
-					  uint64 nblocks)
+					  uint64 nblocks, bool by_block)
 {
 	int			m = 0;
 
@@ -453,7 +472,7 @@ bfidx_stage_positions(BfIdxHashPos *pos, const uint64 *h, int n, const bool *ski
 			pos[m].idx = i;
 			m++;
 		}
-	bfidx_sort_by_page(pos, m);
+	bfidx_sort_positions(pos, m, by_block);
 	return m;
 }
 
@@ -551,7 +570,7 @@ bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, in
 		uint64		pages = 0;
 		int			checked = 0;
 
-		m = bfidx_stage_positions(pos, h, n, out, nblocks);
+		m = bfidx_stage_positions(pos, h, n, out, nblocks, false);
 		bfidx_prefetch_positions(index, s, pos, 0, Min(m, BFIDX_PREFETCH_AHEAD), false);
 		for (int j = 0; j < m; j++)
 		{
