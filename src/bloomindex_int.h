@@ -296,7 +296,6 @@ bfidx_page_contains(Page page, const BfIdxStage *s, uint64 block, uint64 h)
 								s->geo.nhashes);
 }
 
-extern bool bfidx_contains_hash(Relation index, const BfIdxMeta *meta, uint64 h);
 extern void bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h,
 								  int n, bool *out);
 /*

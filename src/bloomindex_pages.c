@@ -522,8 +522,8 @@ bfidx_prefetch_positions(Relation index, const BfIdxStage *s, const BfIdxHashPos
  * Whether h is in any stage: bfidx_contains_hashes for one hash, without
  * its sort, each stage's block prefetched before the first is read
  */
-bool
-bfidx_contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
+static bool
+contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
 {
 	BfIdxHashPos pos[BLOOM_MAX_STAGES];
 
@@ -558,7 +558,15 @@ bfidx_contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
 void
 bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
 {
-	BfIdxHashPos *pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
+	BfIdxHashPos *pos;
+
+	if (n == 1)
+	{
+		if (!out[0] && contains_hash(index, meta, h[0]))
+			out[0] = true;
+		return;
+	}
+	pos = palloc(sizeof(BfIdxHashPos) * Max(n, 1));
 
 	for (uint32 st = 0; st < meta->nstages; st++)
 	{

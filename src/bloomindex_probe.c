@@ -428,6 +428,7 @@ site_contains(FunctionCallInfo fcinfo, Oid indexoid, Oid elemtype, Datum item)
 		if (pgbf_rel_file_number(index) == site->file)
 		{
 			BfIdxHasher hs = site->hs;
+			uint64		h;
 
 			check_index_valid(index, index);
 			bfidx_flush_pending(indexoid);
@@ -439,7 +440,8 @@ site_contains(FunctionCallInfo fcinfo, Oid indexoid, Oid elemtype, Datum item)
 			}
 			if (hs.kind < 0)
 				hs.proc = index_getprocinfo(index, 1, 1);
-			found = bfidx_contains_hash(index, &site->meta, bfidx_hash_one(&hs, item));
+			h = bfidx_hash_one(&hs, item);
+			bfidx_contains_hashes(index, &site->meta, &h, 1, &found);
 			RelationClose(index);
 			return found;
 		}
