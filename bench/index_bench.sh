@@ -397,6 +397,7 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 			sizes_row(s, "hashes", "bfh_", "log of hashes")
 			pass(s, "probe", "probe 1,000: BF.MEXISTS / bloom_index_contains(idx, text[])")
 			pass(s, "tna1", "test-and-add 1,000, set A: BF.MADD / per-item probe statement")
+			pass(s, "tna1x", "the same statement with a LIKE for the probe, set I: BF.MADD / its SQL alone, no probe")
 			pass(s, "tna2", "test-and-add 1,000, set B: BF.MADD / array probe statement")
 			pass(s, "tna3", "test-and-add 1,000, set C: BF.MADD / bloom_index_absent, log of URLs")
 			pass(s, "tna4", "test-and-add 1,000, set D: BF.MADD / bloom_index_absent, log of hashes, client hashes, bigint[] as text")
@@ -408,16 +409,17 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 		print ""
 		print "URLs/s and ms: medians over the rounds. PG/Redis: for the URLs/s rows, the median (least-greatest) of the throughput ratios of the rounds,"
 		print "the two sides taking turns batch by batch (below 1: PostgreSQL slower); for the others, the ratio of time or size."
-		print "Sets A-C and F against Redis key bf (and the log of URLs), D, E, G and H against key bfh (and the log of hashes); each prefilled with the same N keys."
+		print "Sets A-C, F and I against Redis key bf (and the log of URLs), D, E, G and H against key bfh (and the log of hashes); each prefilled with the same N keys."
 		print ""
 		print "Checks (each side should agree up to false positives):"
 		print ""
-		print "| size | probe: members found of " 500 * batches " (Redis, PG) | new (Redis, PG): set A | B | C | D | H | E | hashes and URLs give the same bits |"
-		print "|---|---|---|---|---|---|---|---|---|"
+		print "| size | probe: members found of " 500 * batches " (Redis, PG) | new (Redis, PG): set A | I | B | C | D | H | E | hashes and URLs give the same bits |"
+		print "|---|---|---|---|---|---|---|---|---|---|"
 		for (k = 1; k <= ns; k++) {
 			s = sizes[k]
-			printf "| %s | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %s |\n", human(s),
+			printf "| %s | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %d, %d | %s |\n", human(s),
 				v[s, "probe_redis_ones"], v[s, "probe_pg_ones"], v[s, "tna1_redis_ones"], v[s, "tna1_pg_ones"],
+				v[s, "tna1x_redis_ones"], v[s, "tna1x_pg_ones"],
 				v[s, "tna2_redis_ones"], v[s, "tna2_pg_ones"], v[s, "tna3_redis_ones"], v[s, "tna3_pg_ones"],
 				v[s, "tna4_redis_ones"], v[s, "tna4_pg_ones"], v[s, "tna4b_redis_ones"], v[s, "tna4b_pg_ones"],
 				v[s, "tna5_redis_ones"], v[s, "tna5_pg_ones"],
@@ -426,12 +428,12 @@ tot=$(((u1 + n1 + s1 + i1 + w1 + q1 + sq1 + st1) - (u0 + n0 + s0 + i0 + w0 + q0 
 		print ""
 		print "WAL and disk, PostgreSQL:"
 		print ""
-		print "| size | WAL kB a batch: set A | B | C | D | H | E | F | G | log of URLs: table MB (bytes a key), before -> after | log of hashes: the same |"
-		print "|---|---|---|---|---|---|---|---|---|---|---|"
+		print "| size | WAL kB a batch: set A | I | B | C | D | H | E | F | G | log of URLs: table MB (bytes a key), before -> after | log of hashes: the same |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (k = 1; k <= ns; k++) {
 			s = sizes[k]
-			printf "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s (%.1f) -> %s | %s (%.1f) -> %s |\n", human(s),
-				v[s, "tna1_wal_batch"] / 1024, v[s, "tna2_wal_batch"] / 1024, v[s, "tna3_wal_batch"] / 1024,
+			printf "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s (%.1f) -> %s | %s (%.1f) -> %s |\n", human(s),
+				v[s, "tna1_wal_batch"] / 1024, v[s, "tna1x_wal_batch"] / 1024, v[s, "tna2_wal_batch"] / 1024, v[s, "tna3_wal_batch"] / 1024,
 				v[s, "tna4_wal_batch"] / 1024, v[s, "tna4b_wal_batch"] / 1024, v[s, "tna5_wal_batch"] / 1024,
 				v[s, "ins_wal_batch"] / 1024, v[s, "insh_wal_batch"] / 1024,
 				mb(v[s, "urls_pg_table_bytes"]), v[s, "urls_pg_table_bytes"] / s, mb(v[s, "urls_pg_table_bytes_after"]),
