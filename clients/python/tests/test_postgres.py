@@ -62,6 +62,16 @@ class StoreTest(unittest.TestCase):
                 self.assertEqual(again.test_and_add(["http://a/kept", "http://a/other"]),
                                  [False, True])
 
+    def test_log_of_urls_compressed_where_the_server_can(self):
+        s = self.store("index")
+        with s.conn.cursor() as cur:
+            cur.execute("SELECT 'lz4' = ANY (enumvals) FROM pg_settings "
+                        "WHERE name = 'default_toast_compression'")
+            lz4 = cur.fetchone()[0]
+            cur.execute("SELECT attcompression, attstorage FROM pg_attribute "
+                        "WHERE attrelid = %s::regclass AND attname = 'urls'", (s.table + "_log",))
+            self.assertEqual(cur.fetchone(), ("l", "x") if lz4 else ("", "e"))
+
     def test_forget(self):
         for mode in ("two-tier", "exact"):
             with self.subTest(mode=mode):
