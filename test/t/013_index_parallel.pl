@@ -178,7 +178,10 @@ foreach my $capacity (20000, 150000)
 }
 
 # progress: with the workers alone, the leader reports their rows and
-# pages (a poller in the server watches, start_progress_poller)
+# pages (a poller in the server watches, start_progress_poller).  The
+# last rows are reported as the leader turns to the union and the pages,
+# so the index is sized at ten times the rows, as in 012: its 36 MB keep
+# that report up long enough for a poller on a loaded machine to see it
 {
 	$node->safe_psql('postgres', q{
 		CREATE TABLE big (k bigint);
@@ -187,7 +190,7 @@ foreach my $capacity (20000, 150000)
 		ANALYZE big;});
 	my $poller = start_progress_poller($node, 'big');
 	my $line = build_parallel(
-		'CREATE INDEX big_p ON big USING bloomfilter (k) WITH (capacity = 3000000)', 'off');
+		'CREATE INDEX big_p ON big USING bloomfilter (k) WITH (capacity = 30000000)', 'off');
 	like($line, qr/parallel build by [12] of 2 planned workers, the workers added 3000000 of 3000000/,
 		'progress: the workers built it');
 	my $seen = finish_progress_poller($poller);
