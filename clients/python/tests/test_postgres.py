@@ -71,6 +71,18 @@ class StoreTest(unittest.TestCase):
             cur.execute("SELECT attcompression, attstorage FROM pg_attribute "
                         "WHERE attrelid = %s::regclass AND attname = 'urls'", (s.table + "_log",))
             self.assertEqual(cur.fetchone(), ("l", "x") if lz4 else ("", "e"))
+        if lz4:
+            # a log an older client made uncompressed is compressed from now on
+            with s.conn.cursor() as cur:
+                cur.execute("ALTER TABLE %s_log ALTER urls SET STORAGE EXTERNAL, "
+                            "ALTER urls SET COMPRESSION pglz" % s.table)
+            again = PostgresSeenStore(DSN, mode="index", table=s.table, capacity=1000)
+            again.open()
+            self.addCleanup(again.close)
+            with s.conn.cursor() as cur:
+                cur.execute("SELECT attcompression, attstorage FROM pg_attribute "
+                            "WHERE attrelid = %s::regclass AND attname = 'urls'", (s.table + "_log",))
+                self.assertEqual(cur.fetchone(), ("l", "x"))
 
     def test_forget(self):
         for mode in ("two-tier", "exact"):

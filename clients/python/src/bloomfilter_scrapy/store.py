@@ -185,10 +185,11 @@ class PostgresSeenStore:
         cur.execute("SELECT 'lz4' = ANY (enumvals) FROM pg_settings "
                     "WHERE name = 'default_toast_compression'")
         if cur.fetchone()[0]:
-            how = "SET COMPRESSION lz4"
+            # EXTENDED too: a log made by an older client is EXTERNAL
+            how = "ALTER urls SET STORAGE EXTENDED, ALTER urls SET COMPRESSION lz4"
         else:
-            how = "SET STORAGE EXTERNAL"
-        return sql.SQL("ALTER TABLE {log} ALTER urls " + how).format(log=self._log_ident)
+            how = "ALTER urls SET STORAGE EXTERNAL"
+        return sql.SQL("ALTER TABLE {log} " + how).format(log=self._log_ident)
 
     def connect(self):
         """Connect in autocommit: a batch is one statement, so it is its
