@@ -5,10 +5,11 @@
  *		without the preload, generic WAL records the module writes itself
  *		(bloomindex.h).
  *
- * The own record says what changed in the fewest bytes: per page, its
- * special space after the change and each add as (block slot, hash),
- * which redo sets again with the same bloom_block_set the writer used
- * (bfidx_apply_change), so a replayed page equals the written one.  A
+ * The own record says what changed in the fewest bytes: per page, the
+ * fields of its special space the adds change (all of it for a new page)
+ * and each add as (block slot, hash), which redo sets again with the same
+ * bloom_block_set the writer used (bfidx_apply_change), so a replayed
+ * page equals the written one.  A
  * metapage in the record carries the new pool of the stage whose pages
  * borrowed from it.  Full-page images, torn-page protection and standbys
  * come with the block references, as for any record.
@@ -39,16 +40,27 @@
 #include "access/xlog_internal.h"
 #endif
 
-#define XLOG_BFIDX_ADD			0x00
+/* 0x00 was the ADD record with each page's whole special space */
+#define XLOG_BFIDX_ADD			0x10
 
-/* a block's data in an ADD record */
+/*
+ * A block's data in an ADD record: this, then for a page to initialize
+ * its whole special space, else the fields an add changes (units,
+ * bits_set, and budget if the page borrowed from the pool), then nadds x
+ * (uint16 slot, uint64 hash), all unaligned.  The rest of a written
+ * page's special space is set once, when the page is initialized, and
+ * most records carry many pages with an add or two each, so each page's
+ * 20 bytes rather than 68 is most of a record.
+ */
 typedef struct BfIdxWalPage
 {
-	uint16		init;			/* 1: initialize the page first */
+	uint16		flags;			/* BFIDX_WAL_* */
 	uint16		nadds;
-	BfIdxPageOpaque opaque;
-	/* nadds x (uint16 slot, uint64 hash) follow, unaligned */
 } BfIdxWalPage;
+
+#define BFIDX_WAL_INIT			0x0001	/* initialize the page first */
+#define BFIDX_WAL_BUDGET		0x0002	/* the page's budget grew */
+#define BFIDX_WAL_PAGE_MAX		(sizeof(BfIdxWalPage) + sizeof(BfIdxPageOpaque))
 
 typedef struct BfIdxWalMeta
 {
@@ -355,6 +367,56 @@ bfidx_log_adds_generic(uint32 nhashes, BfIdxPageChange *pages, int npages,
 #ifdef PGBF_CUSTOM_WAL
 
 /*
+ * Write c's page data but its adds into out (BFIDX_WAL_PAGE_MAX bytes),
+ * before is the page's special space before the change; returns its length
+ */
+static Size
+wal_page_data(char *out, const BfIdxPageChange *c, const BfIdxPageOpaque *before)
+{
+	BfIdxWalPage h = {0, (uint16) c->nadds};
+	char	   *p = out + sizeof(h);
+
+	if (c->init)
+	{
+		h.flags |= BFIDX_WAL_INIT;
+		memcpy(p, &c->opaque, sizeof(c->opaque));
+		p += sizeof(c->opaque);
+	}
+	else
+	{
+#ifdef USE_ASSERT_CHECKING
+		BfIdxPageOpaque same = *before;
+
+		/* an add changes nothing else: redo takes the rest from the page */
+		same.units = c->opaque.units;
+		same.bits_set = c->opaque.bits_set;
+		same.budget = c->opaque.budget;
+		Assert(memcmp(&same, &c->opaque, sizeof(same)) == 0);
+#endif
+		memcpy(p, &c->opaque.units, sizeof(uint64));
+		memcpy(p + sizeof(uint64), &c->opaque.bits_set, sizeof(uint64));
+		p += 2 * sizeof(uint64);
+		if (c->opaque.budget != before->budget)
+		{
+			h.flags |= BFIDX_WAL_BUDGET;
+			memcpy(p, &c->opaque.budget, sizeof(uint64));
+			p += sizeof(uint64);
+		}
+	}
+	memcpy(out, &h, sizeof(h));
+	return p - out;
+}
+
+/* the length of page data with h's flags, but its adds */
+static Size
+wal_page_data_len(const BfIdxWalPage *h)
+{
+	if (h->flags & BFIDX_WAL_INIT)
+		return sizeof(*h) + sizeof(BfIdxPageOpaque);
+	return sizeof(*h) + 2 * sizeof(uint64) + ((h->flags & BFIDX_WAL_BUDGET) ? sizeof(uint64) : 0);
+}
+
+/*
  * Apply the changes and log them, in one critical section: pages[i].buf
  * (exclusively locked, pinned) get their adds, metabuf (if valid, locked)
  * the stage's new pool.  The caller releases the buffers.
@@ -363,18 +425,16 @@ void
 bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 			   Buffer metabuf, uint32 stage, uint64 pool)
 {
-	BfIdxWalPage *hdr = palloc(sizeof(BfIdxWalPage) * Max(npages, 1));
+	char	   *hdr = palloc(BFIDX_WAL_PAGE_MAX * Max(npages, 1));
+	Size		hdrlen[BFIDX_WAL_MAX_PAGES];
 	BfIdxWalAddHeader main = {nhashes, (uint32) npages};
 	BfIdxWalMeta wm = {stage, pool};
 	XLogRecPtr	lsn;
 
 	Assert(npages > 0 && npages <= BFIDX_WAL_MAX_PAGES);
 	for (int i = 0; i < npages; i++)
-	{
-		hdr[i].init = pages[i].init ? 1 : 0;
-		hdr[i].nadds = (uint16) pages[i].nadds;
-		hdr[i].opaque = pages[i].opaque;
-	}
+		hdrlen[i] = wal_page_data(hdr + (Size) i * BFIDX_WAL_PAGE_MAX, &pages[i],
+								  bfidx_opaque_of(BufferGetPage(pages[i].buf)));
 	XLogEnsureRecordSpace(BFIDX_WAL_MAX_PAGES, 2 * BFIDX_WAL_MAX_PAGES + 2);
 
 	START_CRIT_SECTION();
@@ -406,7 +466,7 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 		}
 		XLogRegisterBuffer((uint8) i, pages[i].buf,
 						   pages[i].init ? REGBUF_WILL_INIT : REGBUF_STANDARD);
-		XLogRegisterBufData((uint8) i, (char *) &hdr[i], sizeof(BfIdxWalPage));
+		XLogRegisterBufData((uint8) i, hdr + (Size) i * BFIDX_WAL_PAGE_MAX, (uint32) hdrlen[i]);
 		if (pages[i].nadds > 0)
 			XLogRegisterBufData((uint8) i, pages[i].adds,
 								(uint32) pages[i].nadds * BFIDX_WAL_ADD_BYTES);
@@ -464,6 +524,8 @@ redo_add(XLogReaderState *record)
 		else
 		{
 			BfIdxWalPage hdr = {0};
+			Size		hdrlen = 0;
+			bool		init;
 
 			/*
 			 * A page restored from its full-page image has no data in the
@@ -476,11 +538,15 @@ redo_add(XLogReaderState *record)
 				if (len < sizeof(hdr))
 					elog(PANIC, "bloomfilter index WAL: page data of %zu bytes", len);
 				memcpy(&hdr, data, sizeof(hdr));
-				if (len != sizeof(hdr) + (Size) hdr.nadds * BFIDX_WAL_ADD_BYTES)
+				if (hdr.flags & ~(BFIDX_WAL_INIT | BFIDX_WAL_BUDGET))
+					elog(PANIC, "bloomfilter index WAL: page flags 0x%x", hdr.flags);
+				hdrlen = wal_page_data_len(&hdr);
+				if (len != hdrlen + (Size) hdr.nadds * BFIDX_WAL_ADD_BYTES)
 					elog(PANIC, "bloomfilter index WAL: page data of %zu bytes for %u adds",
 						 len, hdr.nadds);
 			}
-			if (hdr.init)
+			init = (hdr.flags & BFIDX_WAL_INIT) != 0;
+			if (init)
 			{
 				buf = XLogInitBufferForRedo(record, id);
 				action = BLK_NEEDS_REDO;
@@ -491,9 +557,23 @@ redo_add(XLogReaderState *record)
 				elog(PANIC, "bloomfilter index WAL: no data for a page to redo");
 			if (action == BLK_NEEDS_REDO)
 			{
-				bfidx_apply_change(BufferGetPage(buf), hdr.init != 0, &hdr.opaque, main.nhashes,
-								   data + sizeof(hdr), hdr.nadds);
-				PageSetLSN(BufferGetPage(buf), lsn);
+				Page		page = BufferGetPage(buf);
+				const char *p = data + sizeof(hdr);
+				BfIdxPageOpaque o;
+
+				if (init)
+					memcpy(&o, p, sizeof(o));
+				else
+				{
+					/* the page is as the writer found it: the rest is its own */
+					o = *bfidx_opaque_of(page);
+					memcpy(&o.units, p, sizeof(uint64));
+					memcpy(&o.bits_set, p + sizeof(uint64), sizeof(uint64));
+					if (hdr.flags & BFIDX_WAL_BUDGET)
+						memcpy(&o.budget, p + 2 * sizeof(uint64), sizeof(uint64));
+				}
+				bfidx_apply_change(page, init, &o, main.nhashes, data + hdrlen, hdr.nadds);
+				PageSetLSN(page, lsn);
 				MarkBufferDirty(buf);
 			}
 		}
@@ -523,6 +603,8 @@ bfidx_desc(StringInfo buf, XLogReaderState *record)
 	uint8		info = XLogRecGetInfo(record) & ~XLR_INFO_MASK;
 	BfIdxWalAddHeader main;
 	uint64		nadds = 0;
+	uint32		nnew = 0,
+				nborrowed = 0;
 
 	if (info != XLOG_BFIDX_ADD || XLogRecGetDataLen(record) != sizeof(main))
 		return;
@@ -540,10 +622,12 @@ bfidx_desc(StringInfo buf, XLogReaderState *record)
 		{
 			memcpy(&hdr, data, sizeof(hdr));
 			nadds += hdr.nadds;
+			nnew += (hdr.flags & BFIDX_WAL_INIT) ? 1 : 0;
+			nborrowed += (hdr.flags & BFIDX_WAL_BUDGET) ? 1 : 0;
 		}
 	}
-	appendStringInfo(buf, "pages %u, adds " UINT64_FORMAT ", hashes %u%s",
-					 main.npages, nadds, main.nhashes,
+	appendStringInfo(buf, "pages %u (new %u, borrowed %u), adds " UINT64_FORMAT ", hashes %u%s",
+					 main.npages, nnew, nborrowed, nadds, main.nhashes,
 					 XLogRecHasBlockRef(record, main.npages) ? ", metapage" : "");
 }
 
