@@ -1,5 +1,5 @@
 # What the benchmark drivers that run their own servers share
-# (index_bench.sh, index_billion.sh, fleet.sh, index_concurrency.sh,
+# (index_bench.sh, index_billion.sh, fleet.sh, index_concurrency.sh, index_fpw.sh,
 # crawler_forms.sh): stage 1, as
 # root or a sudoer, hands a scratch directory to stage 2, which runs as
 # the unprivileged test user, and keeps what it wrote.  Sourced after
