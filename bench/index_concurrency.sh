@@ -51,28 +51,15 @@ SHARED_BUFFERS=1GB
 RESULTS_FILE=bench/results/index_concurrency_latest.txt
 
 if [ "${1:-}" != "--stage2" ]; then
-	ensure_deps
-	if [ "${BENCH_CONC_INSTALL:-1}" = 1 ]; then
-		# a build at nice 10: the machine is shared
-		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
-	fi
-	[ -x "$PG_BINDIR/pgbench" ] || { log "no pgbench in $PG_BINDIR"; exit 1; }
-	scratch=$(bench_scratch conc)
-	log "concurrency benchmark in $scratch"
-	status=0
-	as_user env SIZE="$SIZE" CLIENTS="$CLIENTS" SECONDS_RUN="$SECONDS_RUN" PRELOAD="$PRELOAD" \
-		SHARED_BUFFERS="$SHARED_BUFFERS" bash "$PWD/bench/index_concurrency.sh" --stage2 "$scratch" || status=$?
-	bench_finish "$scratch" $status "$RESULTS_FILE" "${BENCH_CONC_KEEP:-0}"
+	bench_pgbench_stage1 conc "concurrency benchmark" "$RESULTS_FILE" "${BENCH_CONC_KEEP:-0}" \
+		"${BENCH_CONC_INSTALL:-1}" bench/index_concurrency.sh \
+		SIZE="$SIZE" CLIENTS="$CLIENTS" SECONDS_RUN="$SECONDS_RUN" PRELOAD="$PRELOAD" SHARED_BUFFERS="$SHARED_BUFFERS"
 fi
 
 # ---- stage 2: unprivileged, in the scratch dir ----
 scratch=$2
-ensure_deps >/dev/null
-trap stop_cluster EXIT
-start_cluster "$scratch"
+bench_stage2_cluster "$scratch" "$SHARED_BUFFERS" "$PRELOAD"
 psql() { bench_psql "$@"; }
-bench_server_settings "$SHARED_BUFFERS" "$PRELOAD"
-"$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 psql -c "CREATE EXTENSION bloomfilter"
 
 # key(i) of index_bench.sh, 1,000 to a row

@@ -40,28 +40,15 @@ SHARED_BUFFERS=1GB
 RESULTS_FILE=bench/results/index_fpw_latest.txt
 
 if [ "${1:-}" != "--stage2" ]; then
-	ensure_deps
-	if [ "${BENCH_FPW_INSTALL:-1}" = 1 ]; then
-		# a build at nice 10: the machine is shared
-		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
-	fi
-	[ -x "$PG_BINDIR/pgbench" ] || { log "no pgbench in $PG_BINDIR"; exit 1; }
-	scratch=$(bench_scratch fpw)
-	log "full-page image benchmark in $scratch"
-	status=0
-	as_user env SIZE="$SIZE" BATCHES="$BATCHES" BETWEEN="$BETWEEN" SHARED_BUFFERS="$SHARED_BUFFERS" \
-		bash "$PWD/bench/index_fpw.sh" --stage2 "$scratch" || status=$?
-	bench_finish "$scratch" $status "$RESULTS_FILE" "${BENCH_FPW_KEEP:-0}"
+	bench_pgbench_stage1 fpw "full-page image benchmark" "$RESULTS_FILE" "${BENCH_FPW_KEEP:-0}" \
+		"${BENCH_FPW_INSTALL:-1}" bench/index_fpw.sh \
+		SIZE="$SIZE" BATCHES="$BATCHES" BETWEEN="$BETWEEN" SHARED_BUFFERS="$SHARED_BUFFERS"
 fi
 
 # ---- stage 2: unprivileged, in the scratch dir ----
 scratch=$2
-ensure_deps >/dev/null
-trap stop_cluster EXIT
-start_cluster "$scratch"
+bench_stage2_cluster "$scratch" "$SHARED_BUFFERS" 1
 psql() { bench_psql "$@"; }
-bench_server_settings "$SHARED_BUFFERS" 1
-"$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 [ "$(psql -Atc 'SHOW full_page_writes')" = on ] || { echo "full_page_writes is off" >&2; exit 1; }
 t_start=$(date +%s)
 psql -c "CREATE EXTENSION bloomfilter" \

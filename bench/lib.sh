@@ -65,6 +65,37 @@ bench_server_settings() {
 	fi
 }
 
+# bench_pgbench_stage1 PREFIX WHAT RESULTS KEEP INSTALL SCRIPT [VAR=VALUE...]:
+# stage 1 of a driver that runs pgbench against its own cluster (as root
+# or a sudoer): the extension built and installed if INSTALL is 1, then
+# SCRIPT --stage2 SCRATCH as the test user with the VAR=VALUE settings,
+# then bench_finish.  Exits.
+bench_pgbench_stage1() {
+	local prefix=$1 what=$2 results=$3 keep=$4 install=$5 script=$6 scratch status=0
+	shift 6
+	ensure_deps
+	if [ "$install" = 1 ]; then
+		# a build at nice 10: the machine is shared
+		nice -n 10 env WERROR=-Werror bash -c '. tools/lib.sh; build_and_install'
+	fi
+	[ -x "$PG_BINDIR/pgbench" ] || { log "no pgbench in $PG_BINDIR"; exit 1; }
+	scratch=$(bench_scratch "$prefix")
+	log "$what in $scratch"
+	as_user env "$@" bash "$PWD/$script" --stage2 "$scratch" || status=$?
+	bench_finish "$scratch" $status "$results" "$keep"
+}
+
+# bench_stage2_cluster SCRATCH SHARED_BUFFERS PRELOAD: stage 2's cluster
+# in SCRATCH, stopped when the script exits, restarted with
+# bench_server_settings
+bench_stage2_cluster() {
+	ensure_deps >/dev/null
+	trap stop_cluster EXIT
+	start_cluster "$1"
+	bench_server_settings "$2" "$3"
+	"$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$1/server.log" -w restart >/dev/null
+}
+
 # bench_hugepages SHARED_BUFFERS (as root): reserve enough 2 MB huge
 # pages for a server with those shared buffers (vm.nr_hugepages, with a
 # margin for PostgreSQL's other shared memory), printing the count there
