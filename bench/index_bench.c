@@ -102,25 +102,22 @@
 #define REDIS_KEY_HASHES "bfh"	/* the filter the log of hashes is measured against */
 #define PIPELINE 16
 
+/* the per-item statement, keeping the batch's distinct URLs that pass new */
+#define PER_ITEM_SQL(new) \
+"WITH b AS (SELECT DISTINCT u FROM unnest($1::text[]) u), " \
+"n AS (SELECT array_agg(u) AS urls FROM b WHERE " new ") " \
+"INSERT INTO seen_log (urls) SELECT urls FROM n WHERE urls IS NOT NULL " \
+"RETURNING cardinality(urls)"
+
 /* the plain statement: one bloom_index_contains(idx, x) call per item */
-static const char *tna1_sql =
-"WITH b AS (SELECT DISTINCT u FROM unnest($1::text[]) u), "
-"n AS (SELECT array_agg(u) AS urls FROM b "
-"WHERE NOT bloom_index_contains('seen_log_urls', u)) "
-"INSERT INTO seen_log (urls) SELECT urls FROM n WHERE urls IS NOT NULL "
-"RETURNING cardinality(urls)";
+static const char *tna1_sql = PER_ITEM_SQL("NOT bloom_index_contains('seen_log_urls', u)");
 
 /*
  * tna1's statement with a LIKE for the probe, picking the same half (the
  * batch's URLs that are not prefilled keys): what the recipe's SQL costs
  * PostgreSQL around the probe, the floor the probe is added to
  */
-static const char *tna1x_sql =
-"WITH b AS (SELECT DISTINCT u FROM unnest($1::text[]) u), "
-"n AS (SELECT array_agg(u) AS urls FROM b "
-"WHERE u NOT LIKE 'https://host%.example/page/%.html') "
-"INSERT INTO seen_log (urls) SELECT urls FROM n WHERE urls IS NOT NULL "
-"RETURNING cardinality(urls)";
+static const char *tna1x_sql = PER_ITEM_SQL("u NOT LIKE 'https://host%.example/page/%.html'");
 
 /*
  * One array probe of the whole batch, then the distinct ones among the
