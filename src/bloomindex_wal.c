@@ -417,6 +417,25 @@ wal_page_data_len(const BfIdxWalPage *h)
 }
 
 /*
+ * Read back what wal_page_data wrote after h, at p, into o: all of it for
+ * a page to initialize, else the fields an add changes, o coming in as
+ * the page's own special space
+ */
+static void
+wal_page_opaque(const BfIdxWalPage *h, const char *p, BfIdxPageOpaque *o)
+{
+	if (h->flags & BFIDX_WAL_INIT)
+	{
+		memcpy(o, p, sizeof(*o));
+		return;
+	}
+	memcpy(&o->units, p, sizeof(uint64));
+	memcpy(&o->bits_set, p + sizeof(uint64), sizeof(uint64));
+	if (h->flags & BFIDX_WAL_BUDGET)
+		memcpy(&o->budget, p + 2 * sizeof(uint64), sizeof(uint64));
+}
+
+/*
  * Apply the changes and log them, in one critical section: pages[i].buf
  * (exclusively locked, pinned) get their adds, metabuf (if valid, locked)
  * the stage's new pool.  The caller releases the buffers.
@@ -558,20 +577,11 @@ redo_add(XLogReaderState *record)
 			if (action == BLK_NEEDS_REDO)
 			{
 				Page		page = BufferGetPage(buf);
-				const char *p = data + sizeof(hdr);
-				BfIdxPageOpaque o;
 
-				if (init)
-					memcpy(&o, p, sizeof(o));
-				else
-				{
-					/* the page is as the writer found it: the rest is its own */
-					o = *bfidx_opaque_of(page);
-					memcpy(&o.units, p, sizeof(uint64));
-					memcpy(&o.bits_set, p + sizeof(uint64), sizeof(uint64));
-					if (hdr.flags & BFIDX_WAL_BUDGET)
-						memcpy(&o.budget, p + 2 * sizeof(uint64), sizeof(uint64));
-				}
+				/* the page is as the writer found it: what is not logged is its own */
+				BfIdxPageOpaque o = *bfidx_opaque_of(page);
+
+				wal_page_opaque(&hdr, data + sizeof(hdr), &o);
 				bfidx_apply_change(page, init, &o, main.nhashes, data + hdrlen, hdr.nadds);
 				PageSetLSN(page, lsn);
 				MarkBufferDirty(buf);
