@@ -444,7 +444,7 @@ void
 bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 			   Buffer metabuf, uint32 stage, uint64 pool)
 {
-	char	   *hdr = palloc(BFIDX_WAL_PAGE_MAX * Max(npages, 1));
+	char		hdr[BFIDX_WAL_MAX_PAGES][BFIDX_WAL_PAGE_MAX];
 	Size		hdrlen[BFIDX_WAL_MAX_PAGES];
 	BfIdxWalAddHeader main = {nhashes, (uint32) npages};
 	BfIdxWalMeta wm = {stage, pool};
@@ -452,8 +452,7 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 
 	Assert(npages > 0 && npages <= BFIDX_WAL_MAX_PAGES);
 	for (int i = 0; i < npages; i++)
-		hdrlen[i] = wal_page_data(hdr + (Size) i * BFIDX_WAL_PAGE_MAX, &pages[i],
-								  bfidx_opaque_of(BufferGetPage(pages[i].buf)));
+		hdrlen[i] = wal_page_data(hdr[i], &pages[i], bfidx_opaque_of(BufferGetPage(pages[i].buf)));
 	XLogEnsureRecordSpace(BFIDX_WAL_MAX_PAGES, 2 * BFIDX_WAL_MAX_PAGES + 2);
 
 	START_CRIT_SECTION();
@@ -485,7 +484,7 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 		}
 		XLogRegisterBuffer((uint8) i, pages[i].buf,
 						   pages[i].init ? REGBUF_WILL_INIT : REGBUF_STANDARD);
-		XLogRegisterBufData((uint8) i, hdr + (Size) i * BFIDX_WAL_PAGE_MAX, (uint32) hdrlen[i]);
+		XLogRegisterBufData((uint8) i, hdr[i], (uint32) hdrlen[i]);
 		if (pages[i].nadds > 0)
 			XLogRegisterBufData((uint8) i, pages[i].adds,
 								(uint32) pages[i].nadds * BFIDX_WAL_ADD_BYTES);
@@ -501,7 +500,6 @@ bfidx_log_adds(uint32 nhashes, BfIdxPageChange *pages, int npages,
 	if (BufferIsValid(metabuf))
 		PageSetLSN(BufferGetPage(metabuf), lsn);
 	END_CRIT_SECTION();
-	pfree(hdr);
 }
 
 static void
