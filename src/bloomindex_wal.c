@@ -40,7 +40,10 @@
 #include "access/xlog_internal.h"
 #endif
 
-/* 0x00 was the ADD record with each page's whole special space */
+/*
+ * Not 0x00: builds that logged each page's whole special space used it,
+ * and a server running one stops at this record rather than misread it
+ */
 #define XLOG_BFIDX_ADD			0x10
 
 /*
