@@ -43,10 +43,15 @@
 # new ones as a row of the log, committed), first with shared_buffers =
 # SMALL_BUFFERS (the 1.4 GB index larger than it: pages come from the
 # kernel's page cache), then with SHARED_BUFFERS and the index
-# prewarmed.  The batches are read from a table by their number; the
-# batch's read alone is timed too.  RedisBloom: bench/index_bench.c
-# billion-redis (the same steps, probes and batches, integer keys as
-# decimal strings).  The data dirs are removed at the end.
+# prewarmed.  Each measure runs 2 * BATCHES batches on one connection,
+# each half timed apart: a new connection's first batches (its backend
+# maps shared memory and finds the index's buffers as it goes) and the
+# next, as a long-lived client's run; a test-and-add's WAL (and its
+# full-page images, most pages' first change after the restart's
+# checkpoint) from pg_walinspect, split at the same batch.  The batches
+# are read from a table by their number; the batch's read alone is timed
+# too.  RedisBloom: bench/index_bench.c billion-redis (the same steps,
+# probes and batches, integer keys as decimal strings).  The data dirs are removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
@@ -196,18 +201,20 @@ put pg_fp_probe_s "$(elapsed "$t0" "$(secs)")"
 put pg_fp_probes "$FP_PROBES"
 never=$((never + FP_PROBES))
 
-# the timed batches, 1,000 hashes each, numbered from 1: 500 added keys
-# at random, 500 never-added ones (probes) or new ones (test-and-add)
+# the timed batches, 1,000 hashes each, numbered from 1, 2 * BATCHES a
+# measure: 500 added keys at random, 500 never-added ones (probes) or new
+# ones (test-and-add)
 psql <<SQL
 CREATE TABLE batches (name text, i int, hs bigint[], PRIMARY KEY (name, i)) WITH (toast_tuple_target = 8160);
 INSERT INTO batches
 SELECT s.name, b, (SELECT array_agg(bloom_hash(CASE WHEN j % 2 = 1
 		THEN (hashint8extended(s.n * 100000000 + b * 1000 + j, 48) & 9223372036854775807) % $KEYS
-		ELSE $never + (s.n * $BATCHES + b) * 500 + j / 2 END) ORDER BY j)
+		ELSE $never + (s.n * 2 * $BATCHES + b) * 500 + j / 2 END) ORDER BY j)
 	FROM generate_series(0, 999) j)
 FROM (VALUES ('probe_out', 0), ('tna_out', 1), ('probe_in', 2), ('tna_in', 3)) s(name, n),
-	generate_series(1, $BATCHES) b;
+	generate_series(1, 2 * $BATCHES) b;
 VACUUM ANALYZE batches;
+CREATE TABLE marks (name text, lsn pg_lsn);
 SQL
 cat >alone.sql <<'SQL'
 \set i :i + 1
@@ -217,32 +224,57 @@ cat >probe.sql <<'SQL'
 \set i :i + 1
 SELECT cardinality(array_positions(bloom_index_contains('log_f', hs), true)) FROM batches WHERE name = :batches AND i = :i;
 SQL
+# the WAL position as the second half begins, kept to split the WAL
 cat >tna.sql <<'SQL'
 \set i :i + 1
+\if :i = :half + 1
+INSERT INTO marks VALUES (:batches, pg_current_wal_insert_lsn());
+\endif
 INSERT INTO log (hs) SELECT n FROM bloom_index_absent('log_f', (SELECT hs FROM batches WHERE name = :batches AND i = :i)) n
 WHERE cardinality(n) > 0;
 SQL
-# pgbench NAME SCRIPT SET: BATCHES transactions, the next batch each;
-# median, p95 and mean latency from its per-transaction log
+# pgbench NAME SCRIPT SET: 2 * BATCHES transactions on one connection,
+# the next batch each; median, p95 and mean latency of each half from its
+# per-transaction log: NAME, a new connection's first BATCHES batches
+# (its backend maps each page of shared memory it touches, and finds each
+# index page's buffer, for the first time), and NAME_warm, the BATCHES
+# after them, as a long-lived client's connection runs
 bench() {
 	local name=$1
 	rm -f pgbench_log.*
-	"$PG_BINDIR/pgbench" -n -M prepared -c 1 -t "$BATCHES" -D i=0 -D batches="$3" -f "$2" -l postgres >"pgbench_$name.out" 2>&1 ||
+	"$PG_BINDIR/pgbench" -n -M prepared -c 1 -t $((2 * BATCHES)) -D i=0 -D half="$BATCHES" -D batches="$3" \
+		-f "$2" -l postgres >"pgbench_$name.out" 2>&1 ||
 		{ cat "pgbench_$name.out" >&2; return 1; }
-	awk -v name="$name" '{ print $3 / 1000 }' pgbench_log.* | sort -n | awk -v name="$name" '
-		{ v[NR] = $1; s += $1 }
-		END { printf "%s_ms_median %.3f\n%s_ms_p95 %.3f\n%s_ms_mean %.3f\n", name, v[int(NR / 2) + 1],
-			name, v[int(NR * 0.95)], name, s / NR }' >>"$results"
+	for h in 0 1; do
+		awk -v h="$h" -v b="$BATCHES" 'NR > h * b && NR <= (h + 1) * b { print $3 / 1000 }' pgbench_log.* | sort -n |
+			awk -v name="$name$([ "$h" = 0 ] || echo _warm)" '
+			{ v[NR] = $1; s += $1 }
+			END { printf "%s_ms_median %.3f\n%s_ms_p95 %.3f\n%s_ms_mean %.3f\n", name, v[int(NR / 2) + 1],
+				name, v[int(NR * 0.95)], name, s / NR }' >>"$results"
+	done
 }
 # the new half of every test-and-add batch went in (up to false positives)
 new_in_log() { psql -Atc "SELECT coalesce(sum(cardinality(hs)), 0) FROM log WHERE cardinality(hs) < $ROW"; }
+# bench_wal NAME SCRIPT SET: bench, and the WAL each half's batches
+# wrote (all of it, and of that the full-page images), from pg_walinspect
+bench_wal() {
+	local lsn0 lsn1 mid
+	lsn0=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
+	bench "$@"
+	lsn1=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
+	mid=$(psql -Atc "SELECT lsn FROM marks WHERE name = '$3'")
+	psql -Atc "SELECT '$1_wal ' || sum(combined_size) || E'\n$1_fpi ' || sum(fpi_size)
+		FROM pg_get_wal_stats('$lsn0', '$mid')" >>"$results"
+	psql -Atc "SELECT '$1_warm_wal ' || sum(combined_size) || E'\n$1_warm_fpi ' || sum(fpi_size)
+		FROM pg_get_wal_stats('$mid', least('$lsn1'::pg_lsn, pg_current_wal_flush_lsn()))" >>"$results"
+}
 
 log "PostgreSQL: batches with shared_buffers = $SB_OUT (the index larger than it)"
 psql -c "ALTER SYSTEM SET shared_buffers = '$SB_OUT'"
 "$PG_BINDIR/pg_ctl" -D "$PGDATA" -l "$scratch/server.log" -w restart >/dev/null
 bench alone_out alone.sql probe_out
 bench probe_out probe.sql probe_out
-bench tna_out tna.sql tna_out
+bench_wal tna_out tna.sql tna_out
 put tna_out_new "$(new_in_log)"
 
 log "PostgreSQL: batches with shared_buffers = $SB_IN, the index prewarmed"
@@ -251,7 +283,10 @@ psql -c "ALTER SYSTEM SET shared_buffers = '$SB_IN'"
 psql -Atc "SELECT pg_prewarm('log_f'), pg_prewarm('batches')" >/dev/null
 bench alone_in alone.sql probe_in
 bench probe_in probe.sql probe_in
-bench tna_in tna.sql tna_in
+# the restart's checkpoint makes the first change to each page log the
+# whole page (full_page_writes = on, the default): the first batches
+# after a checkpoint write most of the index again, the next ones little
+bench_wal tna_in tna.sql tna_in
 put tna_new "$(new_in_log)"
 put pg_index_bytes_after "$(psql -Atc "SELECT pg_relation_size('log_f')")"
 put pg_stages_after "$(psql -Atc "SELECT bloom_index_info('log_f')->>'stages'")"
@@ -341,21 +376,32 @@ gnuplot -e "datafile='index_billion.dat'; outfile='index_billion.png'; keys='$ke
 		printf "| disk a key: index, log (heap + TOAST) | %.2f, %.2f bytes | (memory only) |\n",
 			v["pg_index_bytes"] / keys, v["pg_log_bytes"] / keys
 		printf "| WAL a key over the load: index, log | %.1f, %.1f bytes | - |\n", pg_iwal / keys, (pg_wal - pg_iwal) / keys
+		print ""
+		printf "Batches of 1,000 at full fill, ms a batch: median (p95, mean) over %d batches, every batch a different one, one at a time at the client (pgbench -M prepared; hiredis):\n", batches
+		print ""
+		printf "| batch | index: a new connection'"'"'s first %d | the same connection'"'"'s next %d | WAL a batch, kB (of it full-page images): first, next | RedisBloom |\n", batches, batches
+		print "|---|---|---|---|---|"
 		row("probe of 1,000 (500 added, 500 never added), index larger than shared_buffers = " sb_out, "probe_out", "")
 		row("test-and-add of 1,000 (500 new), committed, index larger than shared_buffers", "tna_out", "")
 		row("probe of 1,000, index inside shared_buffers = " sb_in, "probe_in", "redis_probe")
-		row("test-and-add of 1,000, committed, index inside shared_buffers", "tna_in", "redis_tna")
+		row("test-and-add of 1,000, committed, index inside shared_buffers (the first batches after a checkpoint)", "tna_in", "redis_tna")
 		row("reading the batch alone (pgbench baseline), small buffers", "alone_out", "")
 		row("reading the batch alone (pgbench baseline), index inside", "alone_in", "")
 		print ""
-		printf "Latency: ms a batch, median (p95, mean) over %d batches, every batch a different one, one at a time at the client (pgbench -M prepared; hiredis).\n", batches
 		printf "PostgreSQL'"'"'s include reading the batch from a table by its number (the baseline rows); RedisBloom'"'"'s get the keys from the client.\n"
+		printf "A new connection'"'"'s backend maps each page of shared memory, and looks up each index page'"'"'s buffer, the first time it touches it.\n"
+		printf "With full_page_writes = on (the default), the first change to a page after a checkpoint (here: the restart'"'"'s) logs the page whole.\n"
 		printf "New keys recorded by test-and-add: %d of %d (small buffers), %d of %d (inside); the rest read as false positives.\n",
-			v["tna_out_new"], 500 * batches, v["tna_new"] - v["tna_out_new"], 500 * batches
+			v["tna_out_new"], 1000 * batches, v["tna_new"] - v["tna_out_new"], 1000 * batches
+	}
+	function lat(p) {
+		return sprintf("%.3f (%.3f, %.3f)", v[p "_ms_median"], v[p "_ms_p95"], v[p "_ms_mean"])
 	}
 	function row(what, p, q) {
-		printf "| %s | %.3f (%.3f, %.3f) | %s |\n", what, v[p "_ms_median"], v[p "_ms_p95"], v[p "_ms_mean"],
-			(q != "" && (q "_ms_median") in v) ? sprintf("%.3f (%.3f, %.3f)", v[q "_ms_median"], v[q "_ms_p95"], v[q "_ms_mean"]) : "-"
+		printf "| %s | %s | %s | %s | %s |\n", what, lat(p), lat(p "_warm"),
+			((p "_wal") in v) ? sprintf("%.1f (%.1f), %.1f (%.1f)", v[p "_wal"] / batches / 1024, v[p "_fpi"] / batches / 1024,
+				v[p "_warm_wal"] / batches / 1024, v[p "_warm_fpi"] / batches / 1024) : "-",
+			(q != "" && (q "_ms_median") in v) ? lat(q) : "-"
 	}' "$results"
 	echo
 	echo "Plot: $PNG_FILE (data: $DAT_FILE)."
