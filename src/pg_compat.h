@@ -191,6 +191,23 @@ pgbf_toast_snapshot(SnapshotData *buf)
 #define pgbf_rel_locator(rel) ((rel)->rd_node)
 #endif
 
+/* A buffer descriptor's state word, read atomically: 64 bits from 19 */
+#if PG_VERSION_NUM >= 190000
+#define pgbf_buffer_state(desc) pg_atomic_read_u64(&(desc)->state)
+#else
+#define pgbf_buffer_state(desc) pg_atomic_read_u32(&(desc)->state)
+#endif
+
+/* Does a buffer tag (storage/buf_internals.h) name a page of rel's main fork? */
+#if PG_VERSION_NUM >= 160000
+#define pgbf_buftag_in_main_fork(tag, rel) \
+	(BufTagMatchesRelFileLocator((tag), &(rel)->rd_locator) && \
+	 BufTagGetForkNum(tag) == MAIN_FORKNUM)
+#else
+#define pgbf_buftag_in_main_fork(tag, rel) \
+	(RelFileNodeEquals((tag)->rnode, (rel)->rd_node) && (tag)->forkNum == MAIN_FORKNUM)
+#endif
+
 /*
  * The WAL timeline a primary inserts on, for a sync token
  * (bloomindex_sync.c); GetXLogReplayRecPtr's header on a standby
