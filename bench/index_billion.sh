@@ -242,6 +242,10 @@ SQL
 bench() {
 	local name=$1
 	rm -f pgbench_log.*
+	# the kernel writes back what earlier steps left dirty (the load's
+	# log, a checkpoint, a test-and-add's WAL; fsync is off) about 30 s
+	# later, on these two cores: flushed first, not in the middle of a run
+	sync
 	"$PG_BINDIR/pgbench" -n -M prepared -c 1 -t $((2 * BATCHES)) -D i=0 -D half="$BATCHES" -D batches="$3" \
 		-f "$2" -l postgres >"pgbench_$name.out" 2>&1 ||
 		{ cat "pgbench_$name.out" >&2; return 1; }
