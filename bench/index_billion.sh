@@ -51,7 +51,8 @@
 # checkpoint) from pg_walinspect, split at the same batch.  The batches
 # are read from a table by their number; the batch's read alone is timed
 # too.  RedisBloom: bench/index_bench.c billion-redis (the same steps,
-# probes and batches, integer keys as decimal strings).  The data dirs are removed at the end.
+# probes and batches, integer keys as decimal strings).  The data dirs
+# are removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . tools/lib.sh
@@ -259,18 +260,21 @@ bench() {
 }
 # the new half of every test-and-add batch went in (up to false positives)
 new_in_log() { psql -Atc "SELECT coalesce(sum(cardinality(hs)), 0) FROM log WHERE cardinality(hs) < $ROW"; }
-# bench_wal NAME SCRIPT SET: bench, and the WAL each half's batches
-# wrote (all of it, and of that the full-page images), from pg_walinspect
+# put_wal NAME FROM TO: NAME_wal and NAME_fpi, the WAL between the two
+# positions and the full-page images in it, from pg_walinspect
+put_wal() {
+	psql -Atc "SELECT '$1_wal ' || sum(combined_size) || E'\n$1_fpi ' || sum(fpi_size)
+		FROM pg_get_wal_stats('$2', least('$3'::pg_lsn, pg_current_wal_flush_lsn()))" >>"$results"
+}
+# bench_wal NAME SCRIPT SET: bench, and the WAL of each half's batches
 bench_wal() {
 	local lsn0 lsn1 mid
 	lsn0=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
 	bench "$@"
 	lsn1=$(psql -Atc "SELECT pg_current_wal_insert_lsn()")
 	mid=$(psql -Atc "SELECT lsn FROM marks WHERE name = '$3'")
-	psql -Atc "SELECT '$1_wal ' || sum(combined_size) || E'\n$1_fpi ' || sum(fpi_size)
-		FROM pg_get_wal_stats('$lsn0', '$mid')" >>"$results"
-	psql -Atc "SELECT '$1_warm_wal ' || sum(combined_size) || E'\n$1_warm_fpi ' || sum(fpi_size)
-		FROM pg_get_wal_stats('$mid', least('$lsn1'::pg_lsn, pg_current_wal_flush_lsn()))" >>"$results"
+	put_wal "$1" "$lsn0" "$mid"
+	put_wal "$1_warm" "$mid" "$lsn1"
 }
 
 log "PostgreSQL: batches with shared_buffers = $SB_OUT (the index larger than it)"
