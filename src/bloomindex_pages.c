@@ -586,9 +586,8 @@ contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
 																pos[st].block / BFIDX_BLOCKS_PER_PAGE));
 		bool		in;
 
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		in = bfidx_page_contains(BufferGetPage(buf), s, pos[st].block, h);
-		UnlockReleaseBuffer(buf);
+		ReleaseBuffer(buf);
 		if (in)
 			return true;
 	}
@@ -599,6 +598,20 @@ contains_hash(Relation index, const BfIdxMeta *meta, uint64 h)
  * out[i] |= whether h[i] is in any stage.  The probes go through each
  * stage's pages in order, each page read once, the block of the probe
  * BFIDX_PREFETCH_AHEAD further on prefetched.
+ *
+ * A probe holds only a pin on each page, not its content lock: a data
+ * page's bits are only ever set (an add ORs its bits into the block, a
+ * page's first write finds it zero, redo writes the same bits or more),
+ * so a probe racing an add reads each bit either before or after it is
+ * set, never one taken away, and a key committed before the probe's
+ * snapshot was set before it (the pin and the snapshot are barriers).
+ * Racing, a probe may see the bits of an add not yet WAL-logged: a
+ * false positive should that add be lost, the direction a probe may err
+ * in.  Nothing durable is written on that answer: the adds at commit
+ * ask the page again under its lock (add_group), so that an add this
+ * backend leaves out is one logged before its own commit.  The lock
+ * would be two more atomic operations on the buffer's descriptor a page,
+ * as many as the pin's.
  */
 void
 bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, int n, bool *out)
@@ -637,22 +650,21 @@ bfidx_contains_hashes(Relation index, const BfIdxMeta *meta, const uint64 *h, in
 			if (blk != cur)
 			{
 				if (BufferIsValid(buf))
-					UnlockReleaseBuffer(buf);
-				/* between pages, no lock held: each chunk of probes or pages */
+					ReleaseBuffer(buf);
+				/* each chunk of probes or pages */
 				if (++pages % BFIDX_PAGES_PER_CHECK == 0 || j - checked >= (int) BF_INTERRUPT_CHUNK)
 				{
 					CHECK_FOR_INTERRUPTS();
 					checked = j;
 				}
 				buf = bfidx_read_page(index, blk);
-				LockBuffer(buf, BUFFER_LOCK_SHARE);
 				cur = blk;
 			}
 			if (bfidx_page_contains(BufferGetPage(buf), s, pos[j].block, pos[j].h))
 				out[pos[j].idx] = true;
 		}
 		if (BufferIsValid(buf))
-			UnlockReleaseBuffer(buf);
+			ReleaseBuffer(buf);
 	}
 	pfree(pos);
 }
