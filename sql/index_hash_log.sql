@@ -84,4 +84,21 @@ SELECT (bloom_index_info('hl_ta_f')->>'stages')::int AS stages,
 	bytea(bloom_index_snapshot('hl_ta_f')) = bytea(bloom_index_snapshot('hl_tb_f')) AS same_bits,
 	(SELECT count(*) FROM generate_series(1, 23 * 250 + 500) g
 	 WHERE NOT bloom_index_contains('hl_ta_f', bloom_hash('https://ta.example/' || g))) AS false_negatives;
+-- bloom_hashes: a batch of hashes packed 8 bytes each, as int8send
+-- writes them (a driver that sends parameters only as text sends a bytea)
+SELECT bloom_hashes('\x0000000000000001ffffffffffffffff8000000000000000'::bytea),
+	bloom_hashes(''::bytea), bloom_hashes(NULL);
+SELECT bloom_hashes(string_agg(int8send(h), '' ORDER BY o)) = array_agg(h ORDER BY o) AS same,
+	cardinality(bloom_hashes(string_agg(int8send(h), '' ORDER BY o))) AS n
+FROM (SELECT g, bloom_hash('https://packed.example/' || g) FROM generate_series(1, 100000) g) v(o, h);
+-- the test-and-add of the log of hashes, the batch packed: the hashes
+-- not in the index, each once, in order
+SELECT bloom_index_absent('hl_ta_f', bloom_hashes(
+	int8send(bloom_hash('https://ta.example/1')) || int8send(42) || int8send(42)
+	|| int8send(bloom_hash('https://ta.example/2')) || int8send(-7)));
+\set VERBOSITY terse
+SELECT bloom_hashes('\x00000000000000000000'::bytea);
+\set VERBOSITY sqlstate
+SELECT bloom_hashes('\x01'::bytea);
+\set VERBOSITY default
 DROP TABLE hl_urls, hl_log, hl_one, hl_urls2, hl_log2, hl_ta, hl_tb;

@@ -32,6 +32,11 @@ CREATE OPERATOR CLASS bloomfilter_hash_ops FOR TYPE bigint USING bloomfilter AS
 	FUNCTION 1 bloom_hash_identity(bigint, bigint);
 CREATE OPERATOR CLASS bloomfilter_hash_array_ops FOR TYPE bigint[] USING bloomfilter AS
 	FUNCTION 1 (bigint[], bigint[]) bloom_hash_identity(bigint, bigint);
+-- a batch of bloom_hash values from a driver that sends its parameters
+-- only as text: packed in a bytea, 8 bytes each, as int8send writes them
+CREATE FUNCTION bloom_hashes(packed bytea) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION bloom_hashes(bytea) IS 'the bloom_hash values packed in a bytea, 8 bytes each in network byte order (as int8send writes them), as a bigint[]';
 
 -- The probes read the index's current bits, not a snapshot: VOLATILE.
 -- Restricted to the leader, which adds its transaction's waiting rows

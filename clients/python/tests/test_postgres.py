@@ -194,6 +194,11 @@ class StoreTest(unittest.TestCase):
             self.assertEqual(cur.fetchone(), (True, 2))
             cur.execute("SELECT count(*) FROM %s_hashes, unnest(hs) h" % s.table)
             self.assertEqual(cur.fetchone()[0], 4)
+            # sent packed (bloom_hashes), logged as the server hashes them
+            cur.execute("SELECT array_agg(h ORDER BY h) = (SELECT array_agg(bloom_hash(k) ORDER BY bloom_hash(k)) "
+                        "FROM unnest(%%s::text[]) k) FROM %s_hashes, unnest(hs) h" % s.table,
+                        (["http://a/x", "HTTP://A:80/x", "http://a/y", "http://a/z"],))
+            self.assertTrue(cur.fetchone()[0])
             cur.execute("SELECT bloom_index_contains(%s, bloom_hash('http://a/z'))",
                         (s.table + "_hashes_bf",))
             self.assertTrue(cur.fetchone()[0])
