@@ -1,9 +1,9 @@
 /*
  * bloomindex_probe.c
- *		The bloomfilter index's SQL functions (bloom_hash, the probes,
- *		bloom_index_absent), the checks every one of them makes before
- *		reading an index (bloomindex_info.c's too), and the probe scan's
- *		side (bloomindex.h).
+ *		The bloomfilter index's SQL functions (bloom_hash, bloom_hashes,
+ *		the probes, bloom_index_absent), the checks every one of them
+ *		makes before reading an index (bloomindex_info.c's too), and the
+ *		probe scan's side (bloomindex.h).
  */
 #include "postgres.h"
 
