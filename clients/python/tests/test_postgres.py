@@ -50,6 +50,13 @@ class StoreTest(unittest.TestCase):
                 # nothing new: nothing written, same answers
                 self.assertEqual(s.test_and_add(["http://a/z"]), [False])
                 self.assertEqual(s.round_trips, 3)
+                # the batch goes as one text, the keys split by a
+                # separator none holds: keys holding a newline, the next
+                # separator, or nothing at all are keys like the others
+                odd = ["http://a/1\nx", "", "http://a/\x01", "\n", "http://a/1"]
+                self.assertEqual(s.test_and_add(odd), [True] * 5)
+                self.assertEqual(s.test_and_add(odd + ["http://a/2"]), [False] * 5 + [True])
+                self.assertEqual(s.test_and_add([""]), [False])
 
     def test_open_twice_keeps_the_seen_set(self):
         for mode in MODES:

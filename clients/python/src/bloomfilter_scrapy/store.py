@@ -28,6 +28,9 @@ import time
 import psycopg2
 from psycopg2 import sql
 
+# the URL modes' batch separators after the newline (_batch_args)
+SEPARATORS = "".join(chr(c) for c in range(1, 32) if c != 10)
+
 MODES = ("two-tier", "replica", "hashes", "index", "exact")
 # the modes with a copy of the index in the crawler
 REPLICA_MODES = ("replica", "hashes")
@@ -78,12 +81,16 @@ class PostgresSeenStore:
         self._idx_ident = idx
         self._log_ident = log
         # $1: the batch; $2: the index (prepared once a connection, so the
-        # statement is planned once, not on every batch)
+        # statement is planned once, not on every batch).  The URL modes'
+        # batch is its keys each followed by $3, a separator none of them
+        # holds, in one text: psycopg2 sends a list as ARRAY['...', ...]
+        # in the query text, which costs it and the server's parser more
+        # than the test itself (_batch_args)
         # one key per URL, the first occurrence of each in the batch
         firsts = """
             WITH batch AS (
                 SELECT url_normalize(x) AS url, ord
-                FROM unnest($1::text[]) WITH ORDINALITY AS t(x, ord)
+                FROM unnest(trim_array(string_to_array($1, $3), 1)) WITH ORDINALITY AS t(x, ord)
             ), firsts AS (
                 SELECT DISTINCT ON (url) url, ord FROM batch ORDER BY url, ord
             )"""
@@ -143,7 +150,7 @@ class PostgresSeenStore:
             )
             SELECT ord FROM new""").format(log=log)
         self._q_body = body
-        self._q_types = sql.SQL("bytea, regclass" if self.mode == "hashes" else "text[], regclass")
+        self._q_types = sql.SQL("bytea, regclass" if self.mode == "hashes" else "text, regclass, text")
         self.q_forget = sql.SQL(
             "DELETE FROM {seen} WHERE url IN (SELECT url_normalize(x) FROM unnest(%(keys)s::text[]) x)"
         ).format(seen=seen)
@@ -231,24 +238,39 @@ class PostgresSeenStore:
             self.conn.close()
             self.conn = None
 
+    def _batch_args(self, keys):
+        """The URL modes' batch as the statement takes it: the keys, each
+        followed by a separator none of them holds, in one text, and the
+        separator: a newline, which no request URL holds, or else the
+        first ASCII control character no key holds."""
+        text = "\n".join(keys)
+        if text.count("\n") == len(keys) - 1:
+            return (text + "\n", "\n")
+        for sep in SEPARATORS:
+            if sep not in text:
+                return (sep.join(keys) + sep, sep)
+        raise ValueError("the keys of this batch hold every ASCII control character")
+
     def _run(self, batch):
-        # psycopg2 sends the batch as a literal in the text (an array, or
-        # in hashes mode a bytea): the server parses it, and plans the
-        # statement once a connection.
+        # psycopg2 sends the batch as literals in the text (a bytea in
+        # hashes mode, else a text and its separator): the server decodes
+        # or splits it, and plans the statement once a connection.
         # The index is a regclass parameter, looked up once a batch.  The
         # first batch prepares in the same round trip.
-        execute = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)")
+        run = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)" if len(batch) == 1
+                      else "EXECUTE bloomfilter_test_and_add(%s, %s, %s)")
+        execute = run
         if not self._prepared:
             execute = sql.SQL("PREPARE bloomfilter_test_and_add({}) AS {}; {}").format(
-                self._q_types, self._q_body, execute)
+                self._q_types, self._q_body, run)
         with self.conn.cursor() as cur:
             if self._prepared is None:
                 # a batch failed after PREPARE, which no rollback undoes
                 cur.execute("SELECT 1 FROM pg_prepared_statements WHERE name = 'bloomfilter_test_and_add'")
                 if cur.fetchone() is not None:
-                    execute = sql.SQL("EXECUTE bloomfilter_test_and_add(%s, %s)")
+                    execute = run
             try:
-                cur.execute(execute, (batch, self._index_regclass))
+                cur.execute(execute, (batch[0], self._index_regclass) + tuple(batch[1:]))
             except psycopg2.Error:
                 if not self._prepared:
                     self._prepared = None
@@ -287,9 +309,10 @@ class PostgresSeenStore:
             if self.mode == "hashes":
                 h = self._hashes(keys, signed=False)
                 sent = h.view("<i8").tolist()
-                batch = psycopg2.Binary(h.astype(">u8").tobytes())
+                batch = (psycopg2.Binary(h.astype(">u8").tobytes()),)
             else:
-                sent = batch = keys
+                sent = keys
+                batch = self._batch_args(keys)
             try:
                 rows = self._run_rolled_back_again(batch)
             except (psycopg2.OperationalError, psycopg2.InterfaceError):
