@@ -270,7 +270,7 @@ class PostgresSeenStore:
                 if cur.fetchone() is not None:
                     execute = run
             try:
-                cur.execute(execute, (batch[0], self._index_regclass) + tuple(batch[1:]))
+                cur.execute(execute, (batch[0], self._index_regclass) + batch[1:])
             except psycopg2.Error:
                 if not self._prepared:
                     self._prepared = None
